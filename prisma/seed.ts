@@ -1,0 +1,106 @@
+// Reference data every database needs: plans, meter classes and the plans' quota windows.
+// Applied after migrations on every start; upserts, so changing a number here and restarting
+// updates it. Quota values are ours to choose (SPEC 8.11 leaves them open).
+import type { PrismaClient } from './generated/client/client.ts';
+import type { FailMode, QuotaPeriod } from './generated/client/enums.ts';
+
+export const meterClasses: { key: string; description: string; failMode: FailMode; ratePer1000CallsCents: number }[] = [
+  { key: 'platform', description: 'Identity, keys, limits and billing reads', failMode: 'open', ratePer1000CallsCents: 0 },
+  { key: 'data_read', description: 'Filing, fact, statement, form and event reads', failMode: 'open', ratePer1000CallsCents: 200 },
+  { key: 'graphql', description: 'Requests to /graphql', failMode: 'open', ratePer1000CallsCents: 200 },
+  { key: 'mcp', description: 'Hosted MCP tool calls', failMode: 'open', ratePer1000CallsCents: 300 },
+  { key: 'analytics', description: 'Portfolio, factor and macro computations', failMode: 'closed', ratePer1000CallsCents: 1000 },
+];
+
+type Windows = Partial<Record<QuotaPeriod, number>>;
+
+export const plans: {
+  key: string;
+  name: string;
+  description: string;
+  monthlyPriceCents: number;
+  selfServe: boolean;
+  quotas: Record<string, Windows | 'not_allowed'>;
+}[] = [
+  {
+    key: 'sandbox_grant',
+    name: 'Starter grant',
+    description: 'Free starter allowance for evaluation; re-grantable once per rolling 30 days.',
+    monthlyPriceCents: 0,
+    selfServe: true,
+    quotas: {
+      platform: { minute: 60, hour: 1000, day: 5000 },
+      data_read: { minute: 30, hour: 300, day: 1000 },
+      graphql: { minute: 30, hour: 300, day: 1000 },
+      mcp: { minute: 20, hour: 200, day: 1000 },
+      analytics: 'not_allowed',
+    },
+  },
+  {
+    key: 'personal',
+    name: 'Personal',
+    description: 'One developer or analyst.',
+    monthlyPriceCents: 2900,
+    selfServe: true,
+    quotas: {
+      platform: { minute: 120, hour: 3000, day: 20000 },
+      data_read: { minute: 120, hour: 3000, day: 20000 },
+      graphql: { minute: 120, hour: 3000, day: 20000 },
+      mcp: { minute: 60, hour: 1000, day: 10000 },
+      analytics: { minute: 10, hour: 100, day: 500 },
+    },
+  },
+  {
+    key: 'team',
+    name: 'Team',
+    description: 'A team sharing one organization.',
+    monthlyPriceCents: 19900,
+    selfServe: true,
+    quotas: {
+      platform: { minute: 600, hour: 20000, day: 200000 },
+      data_read: { minute: 600, hour: 20000, day: 200000 },
+      graphql: { minute: 600, hour: 20000, day: 200000 },
+      mcp: { minute: 300, hour: 10000, day: 100000 },
+      analytics: { minute: 60, hour: 1000, day: 10000 },
+    },
+  },
+  {
+    key: 'payg',
+    name: 'Pay as you go',
+    description: 'Prepaid credits debited per call at the meter-class rates.',
+    monthlyPriceCents: 0,
+    selfServe: true,
+    quotas: {
+      platform: { minute: 600, hour: 20000, day: 200000 },
+      data_read: { minute: 300, hour: 10000, day: 100000 },
+      graphql: { minute: 300, hour: 10000, day: 100000 },
+      mcp: { minute: 120, hour: 5000, day: 50000 },
+      analytics: { minute: 30, hour: 500, day: 5000 },
+    },
+  },
+];
+
+const periods: QuotaPeriod[] = ['minute', 'hour', 'day'];
+
+export async function seedReferenceData(prisma: PrismaClient): Promise<void> {
+  await prisma.$transaction(async (tx) => {
+    for (const meter of meterClasses) {
+      await tx.meterClass.upsert({ where: { key: meter.key }, create: meter, update: meter });
+    }
+    for (const [sortOrder, { quotas, ...plan }] of plans.entries()) {
+      await tx.plan.upsert({ where: { key: plan.key }, create: { ...plan, sortOrder }, update: { ...plan, sortOrder } });
+      for (const [meterClass, windows] of Object.entries(quotas)) {
+        for (const period of periods) {
+          const limit = windows === 'not_allowed' ? 0 : windows[period];
+          if (limit === undefined) continue;
+          const row = { limit, allowed: windows !== 'not_allowed' };
+          await tx.planQuota.upsert({
+            where: { planKey_meterClass_period: { planKey: plan.key, meterClass, period } },
+            create: { planKey: plan.key, meterClass, period, ...row },
+            update: row,
+          });
+        }
+      }
+    }
+  });
+}

@@ -1,0 +1,55 @@
+// API keys: a fixed prefix and 40 base62 characters (about 238 bits). Only a SHA-256 digest
+// is stored; the key is shown once, when it is created.
+import { timingSafeEqual } from 'node:crypto';
+import { newId, randomBase62, sha256Hex } from '../server/ids.ts';
+import { publishAll, recordEvent } from '../subscriptions/events.ts';
+import { requireDashboard } from './access.ts';
+import type { Context, Principal, Services } from './context.ts';
+
+export const apiKeyPrefix = 'idsk_';
+const keyShape = /^idsk_[0-9A-Za-z]{40}$/;
+/** anything that looks like one of our keys, wherever it turns up */
+export const apiKeyPattern = /idsk_[0-9A-Za-z]{20,}/;
+
+export function looksLikeApiKey(value: string): boolean {
+  return apiKeyPattern.test(value);
+}
+
+export function generateApiKey(): { secret: string; hint: string; secretHash: string } {
+  const secret = apiKeyPrefix + randomBase62(40);
+  return { secret, hint: `${apiKeyPrefix}…${secret.slice(-4)}`, secretHash: sha256Hex(secret) };
+}
+
+/** lastUsedAt is a hint for people, so it is written at most once a minute per key */
+const lastUsedPrecisionMs = 60_000;
+
+export async function verifyApiKey(services: Services, presented: string): Promise<Principal | null> {
+  if (!keyShape.test(presented)) return null;
+  const digest = sha256Hex(presented);
+  const key = await services.prisma.apiKey.findUnique({ where: { secretHash: digest } });
+  if (!key || key.revokedAt) return null;
+  if (!timingSafeEqual(Buffer.from(key.secretHash, 'hex'), Buffer.from(digest, 'hex'))) return null;
+  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > lastUsedPrecisionMs) {
+    services.prisma.apiKey
+      .update({ where: { id: key.id }, data: { lastUsedAt: new Date() } })
+      .catch((error: Error) => services.logger.warn({ err: error.message, apiKeyId: key.id }, 'could not record key use'));
+  }
+  return { kind: 'api_key', apiKeyId: key.id, orgId: key.orgId };
+}
+
+/** Creates a key inside an organization (operator CLI and bootstrap; no principal involved). */
+export async function issueApiKey(services: Pick<Services, 'prisma' | 'bus'>, orgId: string, name: string, createdByUserId: string | null = null) {
+  const { secret, hint, secretHash } = generateApiKey();
+  const { apiKey, event } = await services.prisma.$transaction(async (tx) => {
+    const apiKey = await tx.apiKey.create({ data: { id: newId('key'), orgId, name, hint, secretHash, createdByUserId } });
+    const event = await recordEvent(tx, 'api_key.created', orgId, { apiKeyId: apiKey.id, name, hint });
+    return { apiKey, event };
+  });
+  await publishAll(services.bus, [event]);
+  return { apiKey, secret };
+}
+
+export async function createApiKey(ctx: Context, name: string) {
+  const session = requireDashboard(ctx);
+  return issueApiKey(ctx, session.orgId, name, session.userId);
+}

@@ -1,0 +1,25 @@
+// Charging a request to its organization's quota windows before it runs (SPEC 8).
+import { ApiError } from '../server/errors.ts';
+import type { Services } from './context.ts';
+import { effectiveQuotas } from './orgs.ts';
+
+export async function chargeQuota(services: Services, orgId: string, meterClass: string): Promise<void> {
+  const found = await effectiveQuotas(services.prisma, orgId, meterClass);
+  if (!found) throw new ApiError('organization_missing', 'The organization of this credential no longer exists.');
+  const windows = found.quotas;
+  if (windows.length === 0 || windows.some((q) => !q.allowed)) {
+    throw new ApiError('billing_required', `The plan ${found.org.planKey} does not include ${meterClass} requests.`, {
+      details: { meterClass, planKey: found.org.planKey },
+      hint: 'Upgrade the plan or enable pay-as-you-go credits.',
+    });
+  }
+  const decision = await services.limiter.consume(`${orgId}:${meterClass}`, windows, windows[0]!.failMode);
+  if (decision.allowed === true) return;
+  if (decision.allowed === 'unavailable') {
+    throw new ApiError('rate_limiter_unavailable', 'Quota checks are temporarily unavailable for this class of request; retry shortly.', { retryAfter: 1 });
+  }
+  throw new ApiError('rate_limit_exceeded', `The ${decision.period} window of ${meterClass} requests (${decision.limit}) is full.`, {
+    retryAfter: decision.retryAfterSeconds,
+    details: { meterClass, period: decision.period, limit: decision.limit },
+  });
+}

@@ -1,0 +1,104 @@
+// Serves the route table over HTTP: credentials, access, params, quota, then the route's
+// operation; every failure becomes the error envelope (SPEC 2.1).
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { assertAccess } from '../resolvers/access.ts';
+import { looksLikeApiKey } from '../resolvers/apiKeys.ts';
+import { authenticate } from '../resolvers/authenticate.ts';
+import type { Principal, Services } from '../resolvers/context.ts';
+import { chargeQuota } from '../resolvers/metering.ts';
+import { ApiError, envelope, toApiError, unexpectedError } from '../server/errors.ts';
+import { parseParams } from './params.ts';
+import { locals } from './requestContext.ts';
+import type { Route } from './route.ts';
+import { apiVersion } from './version.ts';
+
+export const maxBodyBytes = 1024 * 1024;
+
+const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
+const pathMatcher = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
+
+/** A key in a URL or a body has been exposed (proxies, logs, history): refuse it, never use it. */
+export function refuseKeysOutsideHeader(req: Request, _res: Response, next: NextFunction) {
+  if (looksLikeApiKey(decodeURIComponent(req.originalUrl))) {
+    return next(new ApiError('authentication_failed', 'API keys are accepted only in the x-api-key header, never in a URL. Treat this key as exposed: revoke it and create a new one.'));
+  }
+  if (req.body !== undefined && looksLikeApiKey(JSON.stringify(req.body))) {
+    return next(new ApiError('authentication_failed', 'API keys are accepted only in the x-api-key header, never in a request body. Treat this key as exposed: revoke it and create a new one.'));
+  }
+  next();
+}
+
+/** SPEC 9: absent means the current version; any other value than the current one is refused. */
+export function serviceVersion(req: Request, res: Response, next: NextFunction) {
+  res.set('service-version', apiVersion);
+  const asked = req.get('service-version');
+  if (asked === undefined || asked === apiVersion) return next();
+  next(
+    new ApiError('invalid_request_parameter', `service-version ${JSON.stringify(asked)} is not a published version; the current version is ${apiVersion}.`, {
+      details: { parameter: 'service-version', acceptedValues: [apiVersion] },
+    }),
+  );
+}
+
+export function routeHandler(services: Services, route: Route) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { requestId } = locals(res);
+      let principal: Principal | null = null;
+      if (route.access !== 'public') {
+        principal = await authenticate(services, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
+        assertAccess(principal, route.access);
+        locals(res).orgId = principal?.orgId ?? undefined;
+      }
+      if (route.params.body && req.body === undefined && Number(req.get('content-length') ?? 0) > 0) {
+        throw new ApiError('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.');
+      }
+      const params = parseParams(route, { path: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body });
+      if (route.meter) {
+        res.set('Service-Meter-Class', route.meter);
+        if (principal?.orgId) await chargeQuota(services, principal.orgId, route.meter);
+      }
+      res.status(200).json(await route.run(params, { ...services, principal, requestId }));
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+export function mountRoutes(app: express.Express, services: Services, routes: Route[]) {
+  for (const route of routes) {
+    app[route.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete'](expressPath(route.path), routeHandler(services, route));
+  }
+  const matchers = routes.map((route) => ({ route, matches: pathMatcher(route.path) }));
+  // Nothing matched: a known path with another method is 405, anything else 404.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const allowed = [...new Set(matchers.filter((m) => m.matches.test(req.path)).map((m) => m.route.method))];
+    if (allowed.length) {
+      res.set('Allow', allowed.join(', '));
+      return next(new ApiError('method_not_allowed', `${req.method} is not supported on ${req.path}; use ${allowed.join(' or ')}.`, { details: { acceptedValues: allowed } }));
+    }
+    next(new ApiError('route_not_found', `No route ${req.method} ${req.path}. The contract is at /openapi/sec-api.v1.json.`));
+  });
+}
+
+/** Errors raised by express.json() before any route ran. */
+function bodyParserError(error: unknown): ApiError | undefined {
+  const type = (error as { type?: string } | null)?.type;
+  if (type === 'entity.parse.failed') return new ApiError('invalid_json', 'The request body is not valid JSON.');
+  if (type === 'entity.too.large') return new ApiError('request_too_large', `The request body is larger than ${maxBodyBytes} bytes.`, { details: { maxBytes: maxBodyBytes } });
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') return new ApiError('unsupported_media_type', 'Send the request body as UTF-8 JSON.');
+  return undefined;
+}
+
+export function errorHandler(services: Services) {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const { requestId, traceparent } = locals(res);
+    let apiError = toApiError(error) ?? bodyParserError(error);
+    if (!apiError) {
+      services.logger.error({ requestId, err: error, method: req.method, path: req.path }, 'unexpected error');
+      apiError = unexpectedError();
+    }
+    if (apiError.options.retryAfter !== undefined) res.set('Retry-After', String(apiError.options.retryAfter));
+    res.status(apiError.status).json(envelope(apiError, requestId, traceparent));
+  };
+}

@@ -1,0 +1,151 @@
+// The machine-readable contract (OpenAPI 3.1), generated from the route table. Served at
+// /openapi/sec-api.v1.json and committed as rest/sec-api.v1.json (CI checks it is current).
+import { z } from 'zod';
+import { errorStatus } from '../server/errors.ts';
+import { maxBodyBytes } from './http.ts';
+import type { Route } from './route.ts';
+import { apiVersion } from './version.ts';
+
+type JsonSchema = Record<string, unknown>;
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+const description = `Investor Data Service: SEC filing data, analytics and the platform around it.
+
+**Authentication.** Machine requests send the API key in the \`x-api-key\` header; a key sent as a bearer token, in a URL or in a body is refused (401 \`authentication_failed\`). Dashboard sessions send \`Authorization: Bearer <session token>\`. Creating keys needs a dashboard session.
+
+**Errors.** Every non-2xx response is the error envelope (\`object: "error"\`, \`id\`, \`code\`, \`message\`, \`requestId\`, \`traceparent\`, optional \`details\`). Every response carries \`Request-Id\` and \`traceparent\` headers; a valid incoming W3C \`traceparent\` is echoed.
+
+**Versioning.** The current version is ${apiVersion}. The \`service-version\` request header is optional: absent means the current version; any other value is refused with 400 \`invalid_request_parameter\` (\`details.acceptedValues\` lists the published versions). Every /v1 response carries \`service-version\`.
+
+**Quotas.** Metered routes name their meter class in \`Service-Meter-Class\` and consume one request from each of the organization's windows of that class (minute, hour, day; see GET /v1/limits) before they run. A full window answers 429 \`rate_limit_exceeded\` with \`Retry-After\` (seconds until the window ends). A class the plan does not include answers 402 \`billing_required\`. While the shared quota store is unreachable, fail-open classes are limited per server instance and fail-closed classes answer 503 \`rate_limiter_unavailable\` with \`Retry-After\`.
+
+**Lists.** Cursor-paginated lists take \`limit\` (1 to 100, default 25) and \`cursor\` (the previous page's \`nextCursor\`) and answer \`{object: "list", data, hasMore, nextCursor}\`. A \`limit\` out of range or an unknown parameter is 400 \`invalid_query_parameter\` with \`details.parameter\` and \`details.acceptedValues\`. Every GET takes \`view\` (\`default\`, \`compact\`, \`agent\`).
+
+**Bodies.** JSON, at most ${maxBodyBytes} bytes (413 \`request_too_large\` beyond); malformed JSON is 400 \`invalid_json\`; a body that fails its schema is 400 \`validation_error\` with \`details.issues[]\`.`;
+
+const errorEnvelope: JsonSchema = {
+  type: 'object',
+  required: ['object', 'id', 'code', 'message', 'requestId', 'traceparent'],
+  properties: {
+    object: { const: 'error' },
+    id: { type: 'string', pattern: '^err_' },
+    code: { type: 'string', enum: Object.keys(errorStatus) },
+    message: { type: 'string' },
+    requestId: { type: 'string' },
+    traceparent: { type: 'string' },
+    hint: { type: 'string' },
+    docsUrl: { type: 'string' },
+    action: { type: 'string' },
+    retryable: { type: 'boolean' },
+    details: {
+      type: 'object',
+      properties: {
+        parameter: { type: 'string' },
+        acceptedValues: { type: 'array', items: { type: 'string' } },
+        issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' }, code: { type: 'string' } } } },
+      },
+    },
+  },
+};
+
+const commonHeaders = {
+  'Request-Id': { description: 'Identifier of this request', schema: { type: 'string' } },
+  traceparent: { description: 'W3C trace context of this request', schema: { type: 'string' } },
+};
+
+/** Which error codes a route can answer with, by status, from its access class, params and meter. */
+function errorCodes(route: Route): Map<number, string[]> {
+  const codes = ['route_not_found', 'method_not_allowed', 'internal_error', ...(route.errors ?? [])];
+  if (route.path.startsWith('/v1')) codes.push('invalid_request_parameter');
+  if (route.params.query || route.method === 'GET') codes.push('invalid_query_parameter');
+  if (route.params.path) codes.push('invalid_request_parameter');
+  if (route.params.body) codes.push('invalid_json', 'validation_error', 'request_too_large', 'unsupported_media_type');
+  if (route.access !== 'public') codes.push('missing_api_key', 'authentication_failed', 'auth_verification_unavailable');
+  if (route.access === 'org' || route.access === 'dashboard') codes.push('organization_missing');
+  if (route.access === 'dashboard') codes.push('missing_browser_session', 'browser_session_required');
+  if (route.meter) codes.push('rate_limit_exceeded', 'billing_required', 'rate_limiter_unavailable');
+  const byStatus = new Map<number, string[]>();
+  for (const code of new Set(codes)) {
+    const status = errorStatus[code as keyof typeof errorStatus];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+function operation(route: Route) {
+  const parameters: JsonSchema[] = [];
+  for (const [where, schema] of [['path', route.params.path], ['query', route.params.query]] as const) {
+    if (!schema) continue;
+    const object = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+    for (const [name, property] of Object.entries(object.properties ?? {})) {
+      const { description: about, ...propertySchema } = property;
+      parameters.push({ name, in: where, required: where === 'path' || (object.required ?? []).includes(name) && !('default' in property), ...(about ? { description: about } : {}), schema: propertySchema });
+    }
+  }
+  if (route.path.startsWith('/v1')) parameters.push({ $ref: '#/components/parameters/ServiceVersion' });
+
+  const responses: Record<string, unknown> = {
+    200: {
+      description: route.summary,
+      headers: {
+        ...commonHeaders,
+        ...(route.meter ? { 'Service-Meter-Class': { description: 'The meter class this request was charged to', schema: { type: 'string', const: route.meter } } } : {}),
+      },
+      content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+    },
+  };
+  for (const [status, codes] of errorCodes(route)) {
+    responses[status] = {
+      description: `Error envelope; \`code\` is one of: ${codes.map((c) => `\`${c}\``).join(', ')}`,
+      headers: { ...commonHeaders, ...(status === 429 || status === 503 ? { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } : {}) },
+      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+    };
+  }
+
+  const security =
+    route.access === 'public' ? [] : route.access === 'dashboard' ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }];
+  return {
+    operationId: route.name,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.tag],
+    'x-access': route.access,
+    ...(route.meter ? { 'x-meter-class': route.meter } : {}),
+    security,
+    ...(parameters.length ? { parameters } : {}),
+    ...(route.params.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.params.body, 'input') } } } } : {}),
+    responses,
+  };
+}
+
+export function buildOpenApi(routes: Route[]) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Investor Data Service API', version: apiVersion, description },
+    servers: [{ url: '/' }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Organization API key: a fixed prefix `idsk_` and an opaque secret.' },
+        session: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Signed-in dashboard session of the identity provider (30 days, 90 with remember-me).' },
+      },
+      parameters: {
+        ServiceVersion: {
+          name: 'service-version',
+          in: 'header',
+          required: false,
+          description: `The API version the client was written against. Absent means the current version (${apiVersion}); other values are refused.`,
+          schema: { type: 'string', enum: [apiVersion] },
+        },
+      },
+      schemas: { Error: errorEnvelope },
+    },
+  };
+}

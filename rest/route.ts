@@ -1,0 +1,102 @@
+// One entry of the route table: how a /v1 path is authorized, metered, validated, executed
+// and shaped. REST serves it, OpenAPI documents it, and (later) MCP lists it as a tool.
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import { z } from 'zod';
+import type { Access } from '../resolvers/access.ts';
+import type { Context } from '../resolvers/context.ts';
+import { runOperation } from './executor.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+export interface RouteParams<P extends AnyObject | undefined, Q extends AnyObject | undefined, B extends z.ZodType | undefined> {
+  path: P extends AnyObject ? z.output<P> : Record<string, never>;
+  query: Q extends AnyObject ? z.output<Q> : Record<string, never>;
+  body: B extends z.ZodType ? z.output<B> : undefined;
+}
+
+export interface Route {
+  /** operationId, snake_case; also the MCP tool name */
+  name: string;
+  method: HttpMethod;
+  /** OpenAPI style: `/v1/things/{thing_id}` */
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access: Access;
+  /** the quota class it consumes; null for public routes */
+  meter: string | null;
+  params: { path?: AnyObject; query?: AnyObject; body?: z.ZodType };
+  /** the documented 200 body */
+  response: z.ZodType;
+  /** error codes this route can answer with, beyond the ones every route of its access class has */
+  errors?: string[];
+  run(params: { path: any; query: any; body: any }, ctx: Context): Promise<unknown>;
+}
+
+/** Response fields every object body carries. */
+export interface ResponseMeta {
+  requestId: string;
+}
+
+/**
+ * A route answered by a persisted GraphQL operation: the only way /v1 reads and writes data.
+ * Written `operationRoute({...}).reshape(fn)`: the first call fixes the types of the params and
+ * of the documented response, so that the reshaper is checked against them.
+ */
+export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(def: {
+  name: string;
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  description?: string;
+  tag: string;
+  access: Access;
+  meter: string | null;
+  params?: { path?: P; query?: Q; body?: B };
+  response: R;
+  errors?: string[];
+  operation: TypedDocumentNode<TData, TVars>;
+  variables?: (params: RouteParams<P, Q, B>) => TVars;
+}) {
+  const { operation, variables, params = {}, ...rest } = def;
+  return {
+    reshape(reshape: (data: TData, meta: ResponseMeta, params: RouteParams<P, Q, B>) => z.input<R>): Route {
+      return {
+        ...rest,
+        params: params as Route['params'],
+        async run(parsed, ctx) {
+          const data = await runOperation(operation, (variables?.(parsed) ?? {}) as TVars, ctx);
+          return reshape(data, { requestId: ctx.requestId }, parsed);
+        },
+      };
+    },
+  };
+}
+
+/** A route that is not a data read: protocol metadata served by a handler of its own. */
+export function handlerRoute<R extends z.ZodType>(def: Omit<Route, 'run' | 'params'> & { response: R; run(ctx: Context): Promise<z.input<R>> }): Route {
+  const { run, ...rest } = def;
+  return { ...rest, params: {}, run: (_params, ctx) => run(ctx) };
+}
+
+/** `view` is accepted by every GET route (SPEC 4): default, compact or agent. */
+export const viewParam = z.enum(['default', 'compact', 'agent']).default('default').describe('Response shape: `default`, `compact` (fewer fields) or `agent` (flat, cited, small).');
+
+/** Cursor pagination, the same on every list: `limit` (1–100, default 25) and an opaque `cursor`. */
+export const pageParams = {
+  limit: z.coerce.number().int().min(1).max(100).default(25).describe('Page size, 1 to 100 (default 25).'),
+  cursor: z.string().min(1).max(200).optional().describe('Opaque cursor from the previous page\'s `nextCursor`.'),
+};
+
+export function listEnvelope<T extends z.ZodType>(item: T) {
+  return z.object({
+    object: z.literal('list'),
+    data: z.array(item),
+    hasMore: z.boolean(),
+    nextCursor: z.string().nullable().describe('Pass as `cursor` to get the next page; null on the last page.'),
+    requestId: z.string(),
+  });
+}

@@ -1,0 +1,6 @@
+// The route table: every /v1 route and the discovery routes, in one list.
+import type { Route } from '../route.ts';
+import { discoveryRoutes } from './discovery.ts';
+import { platformRoutes } from './platform.ts';
+
+export const routes: Route[] = [...discoveryRoutes, ...platformRoutes];

@@ -1,0 +1,5 @@
+// The executable schema: every type module registers itself on the builder.
+import './platform.ts';
+import { builder } from './builder.ts';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,250 @@
+// Organizations, principals, API keys, quota limits and the public billing catalog.
+import { assertAccess, requireOrg } from '../resolvers/access.ts';
+import { createApiKey } from '../resolvers/apiKeys.ts';
+import { pricingCatalog, processorConfig } from '../resolvers/billing.ts';
+import type { Principal } from '../resolvers/context.ts';
+import { effectiveQuotas, type EffectiveQuota } from '../resolvers/orgs.ts';
+import { ApiError } from '../server/errors.ts';
+import { builder } from './builder.ts';
+
+const Organization = builder.prismaObject('Organization', {
+  description: 'An organization: every account, key and org-scoped resource belongs to one.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'Prefixed id, `org_…`' }),
+    name: t.exposeString('name'),
+    planKey: t.exposeString('planKey', { description: 'Key of the plan the organization is on' }),
+    billingState: t.exposeString('billingState', { description: 'e.g. `sandbox_grant` while on the free starter grant' }),
+    livemode: t.exposeBoolean('livemode', { description: 'Whether billing runs against the payment processor\'s live mode' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObject('User', {
+  description: 'A person who signs in to the dashboard.',
+  fields: (t) => ({ id: t.exposeString('id', { description: 'Prefixed id, `usr_…`' }), email: t.exposeString('email') }),
+});
+
+const ApiKey = builder.prismaObject('ApiKey', {
+  description: 'An API key of the organization. The secret is never readable; `hint` shows its prefix and last four characters.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'Prefixed id, `key_…`' }),
+    name: t.exposeString('name'),
+    hint: t.exposeString('hint'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Last use, to the minute' }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const PrincipalKind = builder.enumType('PrincipalKind', {
+  values: { api_key: { description: 'A machine request with an API key' }, session: { description: 'A signed-in dashboard session' } } as const,
+});
+
+const PrincipalRef = builder.objectRef<Principal>('Principal').implement({
+  description: 'Who is calling, and in which organization.',
+  fields: (t) => ({
+    kind: t.field({ type: PrincipalKind, resolve: (p) => p.kind }),
+    organization: t.prismaField({
+      type: 'Organization',
+      nullable: true,
+      resolve: (query, p, _args, ctx) => (p.orgId ? ctx.prisma.organization.findUnique({ ...query, where: { id: p.orgId } }) : null),
+    }),
+    apiKey: t.prismaField({
+      type: 'ApiKey',
+      nullable: true,
+      resolve: (query, p, _args, ctx) => (p.kind === 'api_key' ? ctx.prisma.apiKey.findUnique({ ...query, where: { id: p.apiKeyId } }) : null),
+    }),
+    user: t.prismaField({
+      type: 'User',
+      nullable: true,
+      resolve: (query, p, _args, ctx) => (p.kind === 'session' ? ctx.prisma.user.findUnique({ ...query, where: { id: p.userId } }) : null),
+    }),
+    sessionExpiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => (p.kind === 'session' ? p.expiresAt : null) }),
+  }),
+});
+
+const QuotaPeriod = builder.enumType('QuotaPeriod', { values: ['minute', 'hour', 'day'] as const });
+
+const Quota = builder.objectRef<EffectiveQuota>('Quota').implement({
+  description: 'One quota window of a meter class.',
+  fields: (t) => ({
+    meterClass: t.exposeString('meterClass'),
+    limit: t.exposeInt('limit', { description: 'Requests allowed per period' }),
+    period: t.field({ type: QuotaPeriod, resolve: (q) => q.period }),
+    allowed: t.exposeBoolean('allowed', { description: 'Whether the plan allows this class at all' }),
+    planKey: t.exposeString('planKey'),
+    billingState: t.exposeString('billingState'),
+  }),
+});
+
+const Limits = builder
+  .objectRef<{ orgId: string; recordedAt: Date; effectivePlanKey: string; billingState: string; quotas: EffectiveQuota[] }>('Limits')
+  .implement({
+    description: 'The organization\'s effective plan, billing state and quota windows.',
+    fields: (t) => ({
+      orgId: t.exposeString('orgId'),
+      recordedAt: t.expose('recordedAt', { type: 'DateTime' }),
+      effectivePlanKey: t.exposeString('effectivePlanKey'),
+      billingState: t.exposeString('billingState'),
+      quotas: t.field({ type: [Quota], resolve: (l) => l.quotas }),
+    }),
+  });
+
+const StarterGrant = builder
+  .objectRef<{ planKey: string; billingState: string; calls: number; renewable: boolean; period: string | null; overflowPlanKey: string; note: string }>('StarterGrant')
+  .implement({
+    description: 'The free starter allowance every new organization gets.',
+    fields: (t) => ({
+      planKey: t.exposeString('planKey'),
+      billingState: t.exposeString('billingState'),
+      calls: t.exposeInt('calls'),
+      renewable: t.exposeBoolean('renewable'),
+      period: t.exposeString('period', { nullable: true }),
+      overflowPlanKey: t.exposeString('overflowPlanKey'),
+      note: t.exposeString('note'),
+    }),
+  });
+
+const PlanQuota = builder.prismaObject('PlanQuota', {
+  fields: (t) => ({
+    meterClass: t.exposeString('meterClass'),
+    period: t.field({ type: QuotaPeriod, resolve: (q) => q.period }),
+    limit: t.exposeInt('limit'),
+    allowed: t.exposeBoolean('allowed'),
+  }),
+});
+
+const Plan = builder.prismaObject('Plan', {
+  description: 'A plan of the pricing catalog. Money is in integer minor units (cents).',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    monthlyPriceCents: t.exposeInt('monthlyPriceCents'),
+    currency: t.exposeString('currency'),
+    selfServe: t.exposeBoolean('selfServe'),
+    quotas: t.field({ type: [PlanQuota], resolve: (plan) => (plan as typeof plan & { quotas: never[] }).quotas }),
+  }),
+});
+
+const MeterClass = builder.prismaObject('MeterClass', {
+  description: 'A class of metered requests with its pay-as-you-go launch rate.',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    description: t.exposeString('description'),
+    ratePer1000CallsCents: t.exposeInt('ratePer1000CallsCents', { description: 'Launch rate in cents per 1,000 calls' }),
+  }),
+});
+
+const PricingCatalog = builder.objectRef<Awaited<ReturnType<typeof pricingCatalog>>>('PricingCatalog').implement({
+  description: 'The public pricing catalog; not specific to any account.',
+  fields: (t) => ({
+    version: t.exposeString('version'),
+    starterGrant: t.field({ type: StarterGrant, resolve: (c) => c.starterGrant }),
+    plans: t.field({ type: [Plan], resolve: (c) => c.plans }),
+    meterRates: t.field({ type: [MeterClass], resolve: (c) => c.meters }),
+  }),
+});
+
+const ProcessorConfig = builder.objectRef<{ publishableKey: string | null; livemode: boolean }>('ProcessorConfig').implement({
+  description: 'What a browser needs to take payments for the organization.',
+  fields: (t) => ({
+    publishableKey: t.exposeString('publishableKey', { nullable: true, description: 'null when browser payments are not configured' }),
+    livemode: t.exposeBoolean('livemode'),
+  }),
+});
+
+builder.queryFields((t) => ({
+  me: t.field({
+    type: PrincipalRef,
+    description: 'The caller and its organization context.',
+    resolve: (_root, _args, ctx) => {
+      assertAccess(ctx.principal, 'authenticated');
+      return ctx.principal!;
+    },
+  }),
+  organization: t.prismaField({
+    type: Organization,
+    description: 'The caller\'s organization.',
+    resolve: async (query, _root, _args, ctx) => {
+      const org = await ctx.prisma.organization.findUnique({ ...query, where: { id: requireOrg(ctx) } });
+      if (!org) throw new ApiError('organization_not_found', 'The organization of this credential no longer exists.');
+      return org;
+    },
+  }),
+  limits: t.field({
+    type: Limits,
+    description: 'Effective plan, billing state and quota windows of the caller\'s organization.',
+    resolve: async (_root, _args, ctx) => {
+      const found = await effectiveQuotas(ctx.prisma, requireOrg(ctx));
+      if (!found) throw new ApiError('organization_not_found', 'The organization of this credential no longer exists.');
+      return { orgId: found.org.id, recordedAt: new Date(), effectivePlanKey: found.org.planKey, billingState: found.org.billingState, quotas: found.quotas };
+    },
+  }),
+  apiKeys: t.prismaConnection({
+    type: ApiKey,
+    cursor: 'id',
+    description: 'The organization\'s API keys, newest first.',
+    defaultSize: 25,
+    maxSize: 100,
+    resolve: (query, _root, _args, ctx) =>
+      ctx.prisma.apiKey.findMany({ ...query, where: { orgId: requireOrg(ctx) }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+  }),
+  pricingCatalog: t.field({ type: PricingCatalog, description: 'Public pricing catalog.', resolve: (_root, _args, ctx) => pricingCatalog(ctx.prisma) }),
+  processorConfig: t.field({
+    type: ProcessorConfig,
+    description: 'Browser payment configuration for the caller\'s organization.',
+    resolve: async (_root, _args, ctx) => {
+      const org = await ctx.prisma.organization.findUnique({ where: { id: requireOrg(ctx) }, select: { livemode: true } });
+      return processorConfig(ctx.config, org?.livemode ?? false);
+    },
+  }),
+}));
+
+const CreatedApiKey = builder.objectRef<{ apiKey: { id: string }; secret: string }>('CreatedApiKey').implement({
+  description: 'A new key. `secret` is shown here once and can never be read again.',
+  fields: (t) => ({
+    apiKey: t.prismaField({ type: ApiKey, resolve: (query, r, _args, ctx) => ctx.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: r.apiKey.id } }) }),
+    secret: t.exposeString('secret'),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createApiKey: t.field({
+    type: CreatedApiKey,
+    description: 'Create an API key (dashboard session only).',
+    args: { name: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => createApiKey(ctx, args.name),
+  }),
+}));
+
+const KeyAdded = builder.objectRef<{ eventId: string; apiKeyId: string; createdAt: string }>('KeyAddedEvent').implement({
+  description: 'An API key was created in the subscriber\'s organization.',
+  fields: (t) => ({
+    eventId: t.exposeString('eventId', { description: 'Prefixed id of the canonical event, `evt_…`' }),
+    createdAt: t.field({ type: 'DateTime', resolve: (e) => e.createdAt }),
+    apiKey: t.prismaField({ type: ApiKey, resolve: (query, e, _args, ctx) => ctx.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: e.apiKeyId } }) }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  keyAdded: t.field({
+    type: KeyAdded,
+    description: 'API keys created in the caller\'s organization, as they are created.',
+    subscribe: async function* (_root, _args, ctx, info) {
+      const orgId = requireOrg(ctx);
+      const abort = new AbortController();
+      try {
+        for await (const event of ctx.bus.subscribe(abort.signal)) {
+          if (event.type === 'api_key.created' && event.orgId === orgId) {
+            yield { eventId: event.id, apiKeyId: (event.payload as { apiKeyId: string }).apiKeyId, createdAt: event.createdAt };
+          }
+        }
+      } finally {
+        abort.abort();
+      }
+      void info;
+    },
+    resolve: (event) => event,
+  }),
+}));

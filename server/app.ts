@@ -1,0 +1,84 @@
+// Composes one running service: database, Redis (optional), limiter, event bus, sessions,
+// and the HTTP server with its doors (REST /v1, /graphql over HTTP and WebSocket).
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { openDatabase, type Database } from '../prisma/db.ts';
+import type { Services } from '../resolvers/context.ts';
+import { externalSessionVerifier, localSessionSecret, localSessionVerifier } from '../resolvers/sessions.ts';
+import { errorHandler, maxBodyBytes, mountRoutes, refuseKeysOutsideHeader, serviceVersion } from '../rest/http.ts';
+import { buildOpenApi } from '../rest/openapi.ts';
+import { requestContext } from '../rest/requestContext.ts';
+import { routes } from '../rest/routes/index.ts';
+import { createEventBus } from '../subscriptions/bus.ts';
+import type { Config } from './config.ts';
+import { attachGraphqlWs, createGraphqlHandler } from './graphql.ts';
+import { InProcessLimiter, RedisLimiter } from './limiter.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { connectRedis, type Redis } from './redis.ts';
+
+export interface Service {
+  services: Services;
+  database: Database;
+  httpServer: Server;
+  /** starts listening; resolves to the base URL */
+  listen(port?: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+export async function createService(config: Config, options: { logger?: Logger } = {}): Promise<Service> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const database = await openDatabase(config.database);
+  const redisConnections: Redis[] = [];
+  const redis = (role: string) => {
+    const connection = connectRedis(config.redisUrl!, logger, role);
+    redisConnections.push(connection);
+    return connection;
+  };
+  const limiter = config.redisUrl ? new RedisLimiter(redis('limiter')) : new InProcessLimiter();
+  const bus = createEventBus(config.redisUrl ? { publisher: redis('bus-publisher'), subscriber: redis('bus-subscriber') } : undefined, logger);
+  const sessions = config.identityProvider ? externalSessionVerifier(config.identityProvider) : localSessionVerifier(await localSessionSecret(config.stateDir));
+  const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(requestContext(logger));
+  app.use(refuseKeysOutsideHeader);
+  const graphql = createGraphqlHandler(services);
+  app.use('/graphql', (req, res) => void graphql(req, res, { req, res }));
+  app.use(express.json({ limit: maxBodyBytes }));
+  app.use(refuseKeysOutsideHeader);
+  const openApi = buildOpenApi(routes);
+  app.get('/openapi/sec-api.v1.json', (_req, res) => void res.json(openApi));
+  app.use('/v1', serviceVersion);
+  mountRoutes(app, services, routes);
+  app.use(errorHandler(services));
+
+  const httpServer = createServer(app);
+  const ws = attachGraphqlWs(httpServer, services);
+
+  return {
+    services,
+    database,
+    httpServer,
+    listen(port = config.port, host = '127.0.0.1') {
+      return new Promise((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => {
+          const { port: bound } = httpServer.address() as AddressInfo;
+          resolve(`http://${host}:${bound}`);
+        });
+      });
+    },
+    async close() {
+      await ws.close();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await bus.close();
+      limiter.close();
+      for (const connection of redisConnections) connection.disconnect();
+      await database.close();
+    },
+  };
+}

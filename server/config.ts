@@ -1,0 +1,58 @@
+// Everything the service reads from its environment, read once and passed down explicitly.
+import path from 'node:path';
+import type { DatabaseTarget } from '../prisma/adapter.ts';
+
+export interface IdentityProviderConfig {
+  /** the `iss` a session token must carry */
+  issuer: string;
+  /** verify RS256/ES256 tokens against this key set… */
+  jwksUrl?: string;
+  /** …or HS256 tokens against this shared secret */
+  secret?: string;
+  audience?: string;
+  /** where the authorization server publishes its metadata (defaults to the issuer's well-known URL) */
+  metadataUrl?: string;
+}
+
+export interface Config {
+  port: number;
+  stateDir: string;
+  database: DatabaseTarget;
+  redisUrl?: string;
+  logLevel: string;
+  /** an external identity provider; without one, sessions come from the local secret in the state folder */
+  identityProvider?: IdentityProviderConfig;
+  /** the public address of this service, used in OAuth metadata (defaults to http://localhost:PORT) */
+  publicUrl: string;
+  stripe: { publishableKeyTest?: string; publishableKeyLive?: string };
+  /** create the demo organization on a fresh database */
+  createDemoOrg: boolean;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = Number(env.PORT ?? 4000);
+  const stateDir = path.resolve(env.IDS_STATE_DIR ?? '.data');
+  const issuer = env.IDS_AUTH_ISSUER;
+  return {
+    port,
+    stateDir,
+    database: env.DATABASE_URL ? { kind: 'postgres', url: env.DATABASE_URL } : { kind: 'pglite', dataDir: path.join(stateDir, 'pglite') },
+    redisUrl: env.REDIS_URL || undefined,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    identityProvider: issuer
+      ? {
+          issuer,
+          jwksUrl: env.IDS_AUTH_JWKS_URL || undefined,
+          secret: env.IDS_AUTH_SECRET || undefined,
+          audience: env.IDS_AUTH_AUDIENCE || undefined,
+          metadataUrl: env.IDS_AUTH_METADATA_URL || undefined,
+        }
+      : undefined,
+    publicUrl: (env.IDS_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    stripe: {
+      publishableKeyTest: env.STRIPE_PUBLISHABLE_KEY_TEST || undefined,
+      publishableKeyLive: env.STRIPE_PUBLISHABLE_KEY_LIVE || undefined,
+    },
+    createDemoOrg: env.IDS_DEMO_ORG !== 'off',
+  };
+}

@@ -1,0 +1,109 @@
+// The error contract (SPEC 2.1, 7): one class for every failure a client can be told about,
+// one catalog of codes and statuses, and one envelope for every door.
+import { GraphQLError } from 'graphql';
+import { newId } from './ids.ts';
+
+/** Every code the service answers with, and its HTTP status. */
+export const errorStatus = {
+  invalid_json: 400,
+  validation_error: 400,
+  invalid_query_parameter: 400,
+  invalid_request_parameter: 400,
+  missing_api_key: 401,
+  authentication_failed: 401,
+  missing_browser_session: 401,
+  billing_required: 402,
+  browser_session_required: 403,
+  organization_missing: 403,
+  route_not_found: 404,
+  organization_not_found: 404,
+  api_key_not_found: 404,
+  method_not_allowed: 405,
+  request_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limit_exceeded: 429,
+  internal_error: 500,
+  auth_verification_unavailable: 503,
+  rate_limiter_unavailable: 503,
+  workos_authorization_server_unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+export interface ErrorDetails {
+  parameter?: string;
+  acceptedValues?: string[];
+  issues?: { path: string; message: string; code?: string }[];
+  [key: string]: unknown;
+}
+
+export interface ApiErrorOptions {
+  details?: ErrorDetails;
+  /** seconds; sent as `Retry-After` */
+  retryAfter?: number;
+  retryable?: boolean;
+  hint?: string;
+}
+
+/**
+ * A failure the client caused or may act on. It is a GraphQLError so that resolvers throw it
+ * as is: GraphQL puts `code` in `extensions`, REST and MCP turn it into their envelope.
+ */
+export class ApiError extends GraphQLError {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly options: ApiErrorOptions;
+
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    const status = errorStatus[code];
+    super(message, {
+      extensions: {
+        code,
+        ...(options.details ? { details: options.details } : {}),
+        http: { status, ...(options.retryAfter !== undefined ? { headers: { 'Retry-After': String(options.retryAfter) } } : {}) },
+      },
+    });
+    this.code = code;
+    this.status = status;
+    this.options = options;
+  }
+}
+
+export interface ErrorEnvelope {
+  object: 'error';
+  id: string;
+  code: string;
+  message: string;
+  requestId: string;
+  traceparent: string;
+  retryable?: boolean;
+  hint?: string;
+  details?: ErrorDetails;
+}
+
+export function envelope(error: ApiError, requestId: string, traceparent: string): ErrorEnvelope {
+  const { details, retryable, hint } = error.options;
+  return {
+    object: 'error',
+    id: newId('err'),
+    code: error.code,
+    message: error.message,
+    requestId,
+    traceparent,
+    ...(retryable !== undefined ? { retryable } : error.status === 429 || error.status >= 500 ? { retryable: true } : {}),
+    ...(hint ? { hint } : {}),
+    ...(details ? { details } : {}),
+  };
+}
+
+/** What a client is told about a failure we did not foresee: nothing about its cause. */
+export function unexpectedError(): ApiError {
+  return new ApiError('internal_error', 'The request could not be completed because of an error on our side. It has been logged; retry later or quote the requestId.', { retryable: true });
+}
+
+/** The ApiError inside a GraphQL error (resolvers throw it; GraphQL wraps it with a path). */
+export function toApiError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError) return error;
+  if (error instanceof GraphQLError && error.originalError) return toApiError(error.originalError);
+  return undefined;
+}

@@ -1,0 +1,79 @@
+// The GraphQL door: graphql-yoga over HTTP (with GraphiQL) and graphql-ws on the same path,
+// both with the same authentication, quota and context as REST.
+import type { Server } from 'node:http';
+import type { Request, Response } from 'express';
+import { GraphQLError } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { createYoga } from 'graphql-yoga';
+import { WebSocketServer } from 'ws';
+import { authenticate, type Credentials } from '../resolvers/authenticate.ts';
+import type { Context, Principal, Services } from '../resolvers/context.ts';
+import { chargeQuota } from '../resolvers/metering.ts';
+import { schema } from '../schema/index.ts';
+import { toApiError, unexpectedError } from './errors.ts';
+import { newId } from './ids.ts';
+
+async function principalFor(services: Services, credentials: Credentials): Promise<Principal | null> {
+  const principal = await authenticate(services, credentials);
+  if (principal?.orgId) await chargeQuota(services, principal.orgId, 'graphql');
+  return principal;
+}
+
+export function createGraphqlHandler(services: Services) {
+  return createYoga<{ req: Request; res: Response }, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: { title: 'Investor Data Service', subscriptionsProtocol: 'WS', defaultQuery: '{\n  me {\n    kind\n    organization { id name planKey }\n  }\n}\n' },
+    logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => services.logger.error({ args }, 'graphql') },
+    context: async ({ request, res }) => {
+      const principal = await principalFor(services, { apiKey: request.headers.get('x-api-key') ?? undefined, authorization: request.headers.get('authorization') ?? undefined });
+      return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req') };
+    },
+    maskedErrors: {
+      maskError(error, _message) {
+        const known = toApiError(error);
+        if (known) return known;
+        if (error instanceof GraphQLError && !error.originalError) return error; // validation and syntax errors
+        services.logger.error({ err: (error as GraphQLError).originalError ?? error }, 'graphql resolver failed');
+        return unexpectedError();
+      },
+    },
+  });
+}
+
+/** graphql-ws on /graphql: credentials in connectionParams (`x-api-key` or `authorization`) or the upgrade request's headers. */
+export function attachGraphqlWs(httpServer: Server, services: Services) {
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  const cleanup = useServer<Record<string, unknown>, { principal?: Principal | null }>(
+    {
+      schema,
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const headers = ctx.extra.request.headers;
+        const pick = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : (headers[name] as string | undefined));
+        try {
+          ctx.extra.principal = await principalFor(services, { apiKey: pick('x-api-key'), authorization: pick('authorization') });
+          return true;
+        } catch {
+          return false; // graphql-ws closes with 4403 Forbidden
+        }
+      },
+      context: (ctx): Context => ({ ...services, principal: ctx.extra.principal ?? null, requestId: newId('req') }),
+      onError: (_ctx, _id, _payload, errors) =>
+        errors.map((error) => {
+          const known = toApiError(error);
+          if (known || !error.originalError) return known ?? error;
+          services.logger.error({ err: error.originalError }, 'graphql-ws operation failed');
+          return unexpectedError();
+        }),
+    },
+    wsServer,
+  );
+  return {
+    async close() {
+      await cleanup.dispose();
+      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,108 @@
+// Fixed-window quotas: one counter per organization, meter class and period window. A request
+// is admitted only if every window of its class has room, and then counts in all of them.
+// With Redis the check-and-count is one Lua script (one round trip, atomic across instances);
+// without it, the same rule runs in process.
+import type { Redis } from './redis.ts';
+
+export type Period = 'minute' | 'hour' | 'day';
+
+export const periodSeconds: Record<Period, number> = { minute: 60, hour: 3600, day: 86400 };
+
+export interface QuotaWindow {
+  period: Period;
+  limit: number;
+}
+
+export type Decision =
+  | { allowed: true }
+  | { allowed: false; period: Period; limit: number; retryAfterSeconds: number }
+  /** the shared store did not answer and the class fails closed */
+  | { allowed: 'unavailable' };
+
+export interface Limiter {
+  consume(subject: string, windows: QuotaWindow[], failMode: 'open' | 'closed'): Promise<Decision>;
+  close(): void;
+}
+
+/** Rejected windows come back as [index, seconds until that window ends]; [-1, 0] admits. */
+const consumeScript = `
+local now = redis.call('TIME')
+local seconds = tonumber(now[1])
+local keys = {}
+for i = 1, #ARGV, 2 do
+  local length = tonumber(ARGV[i])
+  local start = seconds - (seconds % length)
+  local key = KEYS[1] .. ':' .. length .. ':' .. start
+  keys[#keys + 1] = { key, start + length }
+  local used = tonumber(redis.call('GET', key) or '0')
+  if used >= tonumber(ARGV[i + 1]) then
+    return { (i + 1) / 2 - 1, start + length - seconds }
+  end
+end
+for _, entry in ipairs(keys) do
+  redis.call('INCR', entry[1])
+  redis.call('EXPIREAT', entry[1], entry[2] + 1)
+end
+return { -1, 0 }
+`;
+
+export class InProcessLimiter implements Limiter {
+  private readonly counters = new Map<string, { windowEnd: number; used: number }>();
+  private readonly sweep = setInterval(() => this.dropExpired(), 60_000).unref();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async consume(subject: string, windows: QuotaWindow[]): Promise<Decision> {
+    return this.consumeSync(subject, windows);
+  }
+
+  consumeSync(subject: string, windows: QuotaWindow[]): Decision {
+    const seconds = Math.floor(this.now() / 1000);
+    const slots = windows.map((window) => {
+      const length = periodSeconds[window.period];
+      const windowEnd = seconds - (seconds % length) + length;
+      const key = `${subject}:${length}`;
+      let counter = this.counters.get(key);
+      if (!counter || counter.windowEnd !== windowEnd) this.counters.set(key, (counter = { windowEnd, used: 0 }));
+      return { window, counter };
+    });
+    const full = slots.find(({ window, counter }) => counter.used >= window.limit);
+    if (full) return { allowed: false, period: full.window.period, limit: full.window.limit, retryAfterSeconds: full.counter.windowEnd - seconds };
+    for (const { counter } of slots) counter.used += 1;
+    return { allowed: true };
+  }
+
+  private dropExpired() {
+    const seconds = Math.floor(this.now() / 1000);
+    for (const [key, counter] of this.counters) if (counter.windowEnd <= seconds) this.counters.delete(key);
+  }
+
+  close() {
+    clearInterval(this.sweep);
+  }
+}
+
+export class RedisLimiter implements Limiter {
+  /** decides for fail-open classes while Redis is unreachable (the limit then holds per instance) */
+  private readonly fallback = new InProcessLimiter();
+
+  constructor(private readonly redis: Redis, private readonly keyPrefix = 'ids:quota') {}
+
+  async consume(subject: string, windows: QuotaWindow[], failMode: 'open' | 'closed'): Promise<Decision> {
+    const args = windows.flatMap((w) => [periodSeconds[w.period], w.limit]);
+    let reply: [number, number];
+    try {
+      reply = (await this.redis.eval(consumeScript, 1, `${this.keyPrefix}:${subject}`, ...args)) as [number, number];
+    } catch {
+      return failMode === 'open' ? this.fallback.consumeSync(subject, windows) : { allowed: 'unavailable' };
+    }
+    const [index, retryAfterSeconds] = reply;
+    if (index < 0) return { allowed: true };
+    const window = windows[index]!;
+    return { allowed: false, period: window.period, limit: window.limit, retryAfterSeconds: Math.max(1, retryAfterSeconds) };
+  }
+
+  close() {
+    this.fallback.close();
+  }
+}

@@ -1,0 +1,42 @@
+// `npm start`: one service instance on PORT, embedded database unless DATABASE_URL is set.
+import { describeTarget } from '../prisma/adapter.ts';
+import { createService } from './app.ts';
+import { demoKeyFile, ensureDemoOrg } from './bootstrap.ts';
+import { loadConfig } from './config.ts';
+import { createLogger } from './logger.ts';
+
+const config = loadConfig();
+const logger = createLogger(config.logLevel);
+
+try {
+  const service = await createService(config, { logger });
+  if (service.database.appliedMigrations.length) logger.info({ migrations: service.database.appliedMigrations }, 'applied migrations');
+  if (config.createDemoOrg) {
+    const demo = await ensureDemoOrg(service.services, config.stateDir);
+    if (demo.created) {
+      // Printed once, for the person at the terminal; the logger never sees it.
+      process.stdout.write(
+        `\nDemo organization ${demo.org.id} created. Its API key (shown once, also saved to ${demoKeyFile(config.stateDir)}):\n\n  ${demo.secret}\n\n` +
+          `Try: curl -H "x-api-key: $(cat ${demoKeyFile(config.stateDir)})" http://localhost:${config.port}/v1/me\n\n`,
+      );
+    } else {
+      logger.info({ orgId: demo.org.id, keyFile: demoKeyFile(config.stateDir) }, 'demo organization exists; its key was saved when it was created');
+    }
+  }
+  const url = await service.listen(config.port, process.env.HOST ?? '127.0.0.1');
+  logger.info({ url, graphiql: `${url}/graphql`, database: describeTarget(config.database), redis: config.redisUrl ? 'shared' : 'in-process' }, 'listening');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    await service.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+} catch (error) {
+  logger.fatal({ err: error }, 'could not start');
+  process.exit(1);
+}

@@ -1,0 +1,28 @@
+// Redis connections tuned for a service that must answer while Redis is away: no offline
+// queue and a short command timeout, so a call fails fast instead of waiting for a reconnect.
+import { Redis } from 'ioredis';
+import type { Logger } from './logger.ts';
+
+export type { Redis };
+
+export const redisCommandTimeoutMs = 40;
+
+export function connectRedis(url: string, logger: Logger, role: string): Redis {
+  const redis = new Redis(url, {
+    enableOfflineQueue: false,
+    commandTimeout: redisCommandTimeoutMs,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+    retryStrategy: (attempt) => Math.min(attempt * 250, 2000),
+  });
+  let down = false;
+  redis.on('error', (error: Error) => {
+    if (!down) logger.warn({ role, err: error.message }, 'redis unreachable; retrying in the background');
+    down = true;
+  });
+  redis.on('ready', () => {
+    if (down) logger.info({ role }, 'redis reachable again');
+    down = false;
+  });
+  return redis;
+}

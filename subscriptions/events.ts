@@ -1,0 +1,16 @@
+// Writing canonical events: the row goes into the caller's transaction (the outbox); the
+// bus hears of it only after that transaction has committed.
+import type { Prisma } from '../prisma/generated/client/client.ts';
+import { newId } from '../server/ids.ts';
+import type { BusEvent, EventBus } from './bus.ts';
+
+type Tx = Prisma.TransactionClient;
+
+export async function recordEvent(tx: Tx, type: string, orgId: string | null, payload: Prisma.InputJsonValue): Promise<BusEvent> {
+  const row = await tx.event.create({ data: { id: newId('evt'), type, orgId, payload } });
+  return { id: row.id, seq: row.seq.toString(), type, orgId, payload, createdAt: row.createdAt.toISOString() };
+}
+
+export async function publishAll(bus: EventBus, events: BusEvent[]): Promise<void> {
+  for (const event of events) await bus.publish(event);
+}
