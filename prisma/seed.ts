@@ -84,6 +84,8 @@ const periods: QuotaPeriod[] = ['minute', 'hour', 'day'];
 
 export async function seedReferenceData(prisma: PrismaClient): Promise<void> {
   await prisma.$transaction(async (tx) => {
+    // Instances starting together against one database seed one after the other.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(4242002)`;
     for (const meter of meterClasses) {
       await tx.meterClass.upsert({ where: { key: meter.key }, create: meter, update: meter });
     }

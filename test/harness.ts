@@ -1,0 +1,104 @@
+// Test services are the real thing: createService on a real port, with an in-memory PGlite or
+// the PostgreSQL of DATABASE_URL, and the Redis of REDIS_URL when set.
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { issueApiKey } from '../resolvers/apiKeys.ts';
+import { addMember, createOrganization } from '../resolvers/orgs.ts';
+import { localSessionSecret, mintLocalSession } from '../resolvers/sessions.ts';
+import { createService, type Service } from '../server/app.ts';
+import { loadConfig, type Config } from '../server/config.ts';
+import { createLogger } from '../server/logger.ts';
+
+export interface TestService {
+  url: string;
+  service: Service;
+  /** every log line the service wrote */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+export async function startTestService(overrides: Partial<Config> = {}): Promise<TestService> {
+  const stateDir = await mkdtemp(path.join(tmpdir(), 'ids-test-'));
+  const base = loadConfig({ ...process.env, IDS_STATE_DIR: stateDir, PORT: '0' });
+  const config: Config = {
+    ...base,
+    database: process.env.DATABASE_URL ? { kind: 'postgres', url: process.env.DATABASE_URL } : { kind: 'pglite', dataDir: 'memory://' },
+    identityProvider: undefined,
+    ...overrides,
+  };
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const service = await createService(config, { logger: createLogger('debug', sink) });
+  const url = await service.listen(0);
+  return { url, service, logs, close: () => service.close() };
+}
+
+let orgCounter = 0;
+
+/** A fresh organization with one API key, made the way the operator CLI makes them. */
+export async function orgWithKey(t: TestService, name = `Test org ${++orgCounter}`) {
+  const { prisma, bus } = t.service.services;
+  const org = await createOrganization(prisma, name);
+  const { apiKey, secret } = await issueApiKey({ prisma, bus }, org.id, 'test key');
+  return { orgId: org.id, keyId: apiKey.id, key: secret };
+}
+
+/** A dashboard session token from the service's local identity provider, as `ids session` mints it. */
+export async function sessionToken(t: TestService, orgId: string, email = `person${++orgCounter}@example.com`, rememberMe = false) {
+  const user = await addMember(t.service.services.prisma, orgId, email);
+  const secret = await localSessionSecret(t.service.services.config.stateDir);
+  return mintLocalSession(secret, { userId: user.id, email, orgId, rememberMe }).token;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: any;
+}
+
+export async function call(
+  t: { url: string },
+  method: string,
+  route: string,
+  options: { key?: string; token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers['x-api-key'] = options.key;
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | undefined = options.rawBody;
+  if (options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(`${t.url}${route}`, { method, headers, body });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {}
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+/** The envelope of SPEC 2.1, whatever the error. */
+export function expectEnvelope(answer: Answer, status: number, code: string) {
+  const problems: string[] = [];
+  if (answer.status !== status) problems.push(`status ${answer.status}, expected ${status}`);
+  const b = answer.body;
+  if (!b || typeof b !== 'object') problems.push('body is not JSON');
+  else {
+    if (b.object !== 'error') problems.push('object is not "error"');
+    if (b.code !== code) problems.push(`code ${b.code}, expected ${code}`);
+    if (typeof b.id !== 'string' || !b.id.startsWith('err_')) problems.push('id is not err_…');
+    if (typeof b.message !== 'string' || !b.message) problems.push('no message');
+    if (b.requestId !== answer.headers.get('request-id')) problems.push('requestId differs from the Request-Id header');
+    if (b.traceparent !== answer.headers.get('traceparent')) problems.push('traceparent differs from the header');
+    if (/\bat .+\.(ts|js):\d+/.test(JSON.stringify(b))) problems.push('a stack trace leaked');
+  }
+  if (problems.length) throw new Error(`${problems.join('; ')}\n${JSON.stringify(b, null, 2)}`);
+  return b;
+}

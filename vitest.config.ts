@@ -1,0 +1,22 @@
+import { createRequire } from 'node:module';
+import { defineConfig } from 'vitest/config';
+
+// Suites under test/redis/ exercise several instances sharing one Redis; they are part of the
+// run whenever REDIS_URL names one (CI's server-mode run), and absent from an embedded run.
+const redisSuites = process.env.REDIS_URL ? [] : ['test/redis/**'];
+
+// Node (and so every dependency) loads graphql's CommonJS entry; Vite would give our own code
+// its `module` entry, a second copy of graphql that rejects the first one's schema.
+const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
+
+export default defineConfig({
+  resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
+  test: {
+    include: ['test/**/*.test.ts'],
+    exclude: ['node_modules/**', ...redisSuites],
+    globalSetup: ['test/globalSetup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
