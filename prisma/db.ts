@@ -3,7 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PrismaClient, type Prisma } from './generated/client/client.ts';
 import { openAdapter, type DatabaseTarget } from './adapter.ts';
-import { applyPending } from './migrate.ts';
+import { applyPending, readMigrations } from './migrate.ts';
 import { seedReferenceData } from './seed.ts';
 
 export type { PrismaClient };
@@ -19,9 +19,14 @@ export interface Database {
 export async function openDatabase(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<Database> {
   if (target.kind === 'pglite' && !target.dataDir.startsWith('memory://')) await mkdir(target.dataDir, { recursive: true });
   const adapter = await openAdapter(target);
-  const appliedMigrations = options.migrate === false ? [] : await applyPending(adapter.factory);
   const prisma = new PrismaClient({ adapter: adapter.factory });
-  if (options.migrate !== false) await seedReferenceData(prisma);
+  let appliedMigrations: string[] = [];
+  if (options.migrate !== false) {
+    // The engine takes a database-wide lock even when nothing is pending; instances starting
+    // together against a migrated database should not queue on it, so look first.
+    if (await hasPendingMigrations(prisma)) appliedMigrations = await applyPending(adapter.factory);
+    await seedReferenceData(prisma);
+  }
   return {
     prisma,
     appliedMigrations,
@@ -30,4 +35,16 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
       await adapter.close();
     },
   };
+}
+
+async function hasPendingMigrations(prisma: PrismaClient): Promise<boolean> {
+  const { migrationDirectories } = await readMigrations();
+  let applied: { migration_name: string }[];
+  try {
+    applied = await prisma.$queryRaw`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+  } catch {
+    return true; // no migration table yet
+  }
+  const done = new Set(applied.map((row) => row.migration_name));
+  return migrationDirectories.some((dir) => !done.has(dir.path));
 }

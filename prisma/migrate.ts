@@ -44,7 +44,7 @@ async function withEngine<T>(factory: SqlMigrationAwareDriverAdapterFactory, run
   }
 }
 
-async function readMigrations(): Promise<MigrationList> {
+export async function readMigrations(): Promise<MigrationList> {
   const names = (await readdir(migrationsDir, { withFileTypes: true }).catch(() => []))
     .filter((d) => d.isDirectory())
     .map((d) => d.name)

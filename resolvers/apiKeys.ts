@@ -1,6 +1,7 @@
 // API keys: a fixed prefix and 40 base62 characters (about 238 bits). Only a SHA-256 digest
 // is stored; the key is shown once, when it is created.
 import { timingSafeEqual } from 'node:crypto';
+import type { Prisma } from '../prisma/generated/client/client.ts';
 import { newId, randomBase62, sha256Hex } from '../server/ids.ts';
 import { publishAll, recordEvent } from '../subscriptions/events.ts';
 import { requireDashboard } from './access.ts';
@@ -37,14 +38,17 @@ export async function verifyApiKey(services: Services, presented: string): Promi
   return { kind: 'api_key', apiKeyId: key.id, orgId: key.orgId };
 }
 
-/** Creates a key inside an organization (operator CLI and bootstrap; no principal involved). */
-export async function issueApiKey(services: Pick<Services, 'prisma' | 'bus'>, orgId: string, name: string, createdByUserId: string | null = null) {
+/** Writes a key and its `api_key.created` event in the caller's transaction; publish the event after commit. */
+export async function insertApiKey(tx: Prisma.TransactionClient, orgId: string, name: string, createdByUserId: string | null = null) {
   const { secret, hint, secretHash } = generateApiKey();
-  const { apiKey, event } = await services.prisma.$transaction(async (tx) => {
-    const apiKey = await tx.apiKey.create({ data: { id: newId('key'), orgId, name, hint, secretHash, createdByUserId } });
-    const event = await recordEvent(tx, 'api_key.created', orgId, { apiKeyId: apiKey.id, name, hint });
-    return { apiKey, event };
-  });
+  const apiKey = await tx.apiKey.create({ data: { id: newId('key'), orgId, name, hint, secretHash, createdByUserId } });
+  const event = await recordEvent(tx, 'api_key.created', orgId, { apiKeyId: apiKey.id, name, hint });
+  return { apiKey, secret, event };
+}
+
+/** Creates a key inside an organization (operator CLI and tests; no principal involved). */
+export async function issueApiKey(services: Pick<Services, 'prisma' | 'bus'>, orgId: string, name: string, createdByUserId: string | null = null) {
+  const { apiKey, secret, event } = await services.prisma.$transaction((tx) => insertApiKey(tx, orgId, name, createdByUserId));
   await publishAll(services.bus, [event]);
   return { apiKey, secret };
 }

@@ -15,7 +15,7 @@ import type { Config } from './config.ts';
 import { attachGraphqlWs, createGraphqlHandler } from './graphql.ts';
 import { InProcessLimiter, RedisLimiter } from './limiter.ts';
 import { createLogger, type Logger } from './logger.ts';
-import { connectRedis, type Redis } from './redis.ts';
+import { connectRedis, readyWithin, type Redis } from './redis.ts';
 
 export interface Service {
   services: Services;
@@ -37,6 +37,8 @@ export async function createService(config: Config, options: { logger?: Logger }
   };
   const limiter = config.redisUrl ? new RedisLimiter(redis('limiter')) : new InProcessLimiter();
   const bus = createEventBus(config.redisUrl ? { publisher: redis('bus-publisher'), subscriber: redis('bus-subscriber') } : undefined, logger);
+  // Give Redis a moment so the first requests use it; a Redis that is down does not stop the start.
+  await Promise.all(redisConnections.map((connection) => readyWithin(connection, 2000)));
   const sessions = config.identityProvider ? externalSessionVerifier(config.identityProvider) : localSessionVerifier(await localSessionSecret(config.stateDir));
   const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions };
 

@@ -16,6 +16,8 @@ export interface IdentityProviderConfig {
 
 export interface Config {
   port: number;
+  /** the address to listen on; 127.0.0.1 unless HOST says otherwise (0.0.0.0 in a container) */
+  host: string;
   stateDir: string;
   database: DatabaseTarget;
   redisUrl?: string;
@@ -31,10 +33,12 @@ export interface Config {
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 4000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`PORT must be a port number, not ${JSON.stringify(env.PORT)}`);
   const stateDir = path.resolve(env.IDS_STATE_DIR ?? '.data');
   const issuer = env.IDS_AUTH_ISSUER;
   return {
     port,
+    host: env.HOST ?? '127.0.0.1',
     stateDir,
     database: env.DATABASE_URL ? { kind: 'postgres', url: env.DATABASE_URL } : { kind: 'pglite', dataDir: path.join(stateDir, 'pglite') },
     redisUrl: env.REDIS_URL || undefined,

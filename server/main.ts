@@ -19,11 +19,13 @@ try {
         `\nDemo organization ${demo.org.id} created. Its API key (shown once, also saved to ${demoKeyFile(config.stateDir)}):\n\n  ${demo.secret}\n\n` +
           `Try: curl -H "x-api-key: $(cat ${demoKeyFile(config.stateDir)})" http://localhost:${config.port}/v1/me\n\n`,
       );
+    } else if (demo.keyFileExists) {
+      logger.info({ orgId: demo.org.id, keyFile: demoKeyFile(config.stateDir) }, 'demo organization exists; its key is in the key file');
     } else {
-      logger.info({ orgId: demo.org.id, keyFile: demoKeyFile(config.stateDir) }, 'demo organization exists; its key was saved when it was created');
+      logger.info({ orgId: demo.org.id }, `demo organization exists, but this state folder has no key for it; make one with: npm run ids -- keys:create --org ${demo.org.id}`);
     }
   }
-  const url = await service.listen(config.port, process.env.HOST ?? '127.0.0.1');
+  const url = await service.listen(config.port, config.host);
   logger.info({ url, graphiql: `${url}/graphql`, database: describeTarget(config.database), redis: config.redisUrl ? 'shared' : 'in-process' }, 'listening');
 
   let stopping = false;

@@ -26,3 +26,18 @@ export function connectRedis(url: string, logger: Logger, role: string): Redis {
   });
   return redis;
 }
+
+/** Resolves when the connection is ready, or after `ms` (a Redis that is down must not block a start). */
+export function readyWithin(redis: Redis, ms: number): Promise<boolean> {
+  if (redis.status === 'ready') return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (ready: boolean) => {
+      clearTimeout(timer);
+      redis.off('ready', onReady);
+      resolve(ready);
+    };
+    const onReady = () => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    redis.once('ready', onReady);
+  });
+}

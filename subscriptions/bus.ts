@@ -47,7 +47,11 @@ class RedisBus extends LocalBus {
   constructor(private readonly publisher: Redis, private readonly subscriber: Redis, private readonly logger: Logger) {
     super();
     subscriber.on('message', (_channel: string, message: string) => this.emitter.emit('event', JSON.parse(message)));
-    subscriber.subscribe(channel).catch((error: Error) => logger.warn({ err: error.message }, 'event bus subscribe failed; redis will resubscribe on reconnect'));
+    // Without an offline queue a subscribe before the connection is up would be dropped, so
+    // (re)subscribe whenever the connection becomes ready.
+    subscriber.on('ready', () => {
+      subscriber.subscribe(channel).catch((error: Error) => logger.warn({ err: error.message }, 'event bus subscribe failed'));
+    });
   }
 
   override async publish(event: BusEvent) {

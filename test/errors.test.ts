@@ -1,7 +1,7 @@
 // SPEC 2.1 and 7: every bad input gets the envelope, loses nothing, and leaks nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiVersion } from '../rest/version.ts';
-import { call, expectEnvelope, orgWithKey, sessionToken, startTestService, type TestService } from './harness.ts';
+import { call, expectEnvelope, orgWithKey, scratchDatabase, sessionToken, startTestService, type TestService } from './harness.ts';
 
 let t: TestService;
 let org: Awaited<ReturnType<typeof orgWithKey>>;
@@ -91,10 +91,12 @@ describe('the envelope for bad input', () => {
 
 describe('an unexpected failure', () => {
   it('is a generic 500 for the client, the cause goes to the log, and the service keeps answering', async () => {
-    const doomed = await startTestService();
+    const database = await scratchDatabase();
+    const doomed = await startTestService({ database: database.target });
     try {
       const victim = await orgWithKey(doomed);
-      await doomed.service.database.close(); // the database goes away under the running service
+      // The API key table disappears under the running service.
+      await doomed.service.services.prisma.$executeRawUnsafe('ALTER TABLE "ApiKey" RENAME TO "ApiKeyGone"');
       const answer = await call(doomed, 'GET', '/v1/me', { key: victim.key });
       const body = expectEnvelope(answer, 500, 'internal_error');
       expect(body.retryable).toBe(true);
@@ -104,7 +106,8 @@ describe('an unexpected failure', () => {
       expect(logged).toContain('"stack"');
       expect((await call(doomed, 'GET', '/v1/billing/rates?view=oops')).status).toBe(400);
     } finally {
-      await doomed.close().catch(() => {});
+      await doomed.close();
+      await database.drop();
     }
   });
 });

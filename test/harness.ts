@@ -1,15 +1,43 @@
 // Test services are the real thing: createService on a real port, with an in-memory PGlite or
 // the PostgreSQL of DATABASE_URL, and the Redis of REDIS_URL when set.
+import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import pg from 'pg';
+import type { DatabaseTarget } from '../prisma/adapter.ts';
 import { issueApiKey } from '../resolvers/apiKeys.ts';
 import { addMember, createOrganization } from '../resolvers/orgs.ts';
 import { localSessionSecret, mintLocalSession } from '../resolvers/sessions.ts';
 import { createService, type Service } from '../server/app.ts';
 import { loadConfig, type Config } from '../server/config.ts';
 import { createLogger } from '../server/logger.ts';
+
+/**
+ * A database of a test's own, for what must not touch the shared one (an empty database, one
+ * that is broken on purpose): a new database on the DATABASE_URL server, else in-memory PGlite.
+ */
+export async function scratchDatabase(): Promise<{ target: DatabaseTarget; url?: string; drop(): Promise<void> }> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) return { target: { kind: 'pglite', dataDir: 'memory://' }, drop: async () => {} };
+  const admin = new URL(serverUrl);
+  admin.pathname = '/postgres';
+  const name = `ids_scratch_${randomBytes(6).toString('hex')}`;
+  const run = async (sql: string) => {
+    const client = new pg.Client({ connectionString: admin.toString() });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE DATABASE "${name}"`);
+  const own = new URL(serverUrl);
+  own.pathname = `/${name}`;
+  return { target: { kind: 'postgres', url: own.toString() }, url: own.toString(), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
 
 export interface TestService {
   url: string;

@@ -1,0 +1,176 @@
+// The newcomer path, on the real server process: `npm start` on an empty state folder (and an
+// empty database) migrates, creates the demo organization, prints its API key once and saves it
+// to <state dir>/demo-api-key; a restart reuses both and prints nothing secret.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { scratchDatabase } from './harness.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const startupLimitMs = 60_000;
+const stopLimitMs = 20_000;
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+const children = new Set<Running>();
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port ? resolve(port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function startServer(env: NodeJS.ProcessEnv): Promise<Running> {
+  const port = await freePort();
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  // The demo organization is what is under test; an ambient IDS_DEMO_ORG=off would hide it.
+  delete childEnv.IDS_DEMO_ORG;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (err += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? -1 : null))));
+  let exitCode: number | null | undefined;
+  void exited.then((code) => (exitCode = code));
+  const running: Running = { child, url: `http://127.0.0.1:${port}`, stdout: () => out, stderr: () => err, exited };
+  children.add(running);
+
+  const deadline = Date.now() + startupLimitMs;
+  while (true) {
+    if (exitCode !== undefined) throw new Error(`server exited (${exitCode}) before answering\n--- stdout\n${out}\n--- stderr\n${err}`);
+    try {
+      const response = await fetch(`${running.url}/v1/billing/rates`, { signal: AbortSignal.timeout(2_000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return running;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not answer within ${startupLimitMs / 1000} s\n--- stdout\n${out}\n--- stderr\n${err}`);
+    await sleep(250);
+  }
+}
+
+/** SIGTERM, and wait for the exit; SIGKILL if it does not come. Resolves to the exit code. */
+async function stopServer(running: Running): Promise<number | null> {
+  const { child } = running;
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), stopLimitMs);
+  try {
+    return await running.exited;
+  } finally {
+    clearTimeout(timer);
+    children.delete(running);
+  }
+}
+
+async function get(running: Running, route: string, key?: string) {
+  const response = await fetch(`${running.url}${route}`, { headers: key ? { 'x-api-key': key } : {} });
+  const text = await response.text();
+  let body: any = text;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: response.status, body };
+}
+
+const occurrences = (haystack: string, needle: string) => haystack.split(needle).length - 1;
+
+// Server mode (DATABASE_URL set): a newcomer's database is empty, so this suite makes its own
+// and drops it afterwards. Embedded mode: the child opens PGlite under the state folder.
+let database: Awaited<ReturnType<typeof scratchDatabase>> | undefined;
+let stateDir: string;
+
+beforeAll(async () => {
+  stateDir = await mkdtemp(path.join(tmpdir(), 'ids-newcomer-'));
+  if (process.env.DATABASE_URL) database = await scratchDatabase();
+});
+
+afterEach(async () => {
+  // A failed test must not leave a server behind (and holding the embedded database).
+  await Promise.all([...children].map(stopServer));
+});
+
+afterAll(async () => {
+  await Promise.all([...children].map(stopServer));
+  await database?.drop();
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+});
+
+const childEnv = (): NodeJS.ProcessEnv => ({ IDS_STATE_DIR: stateDir, ...(database?.url ? { DATABASE_URL: database.url } : {}) });
+
+describe(`newcomer: npm start on an empty ${process.env.DATABASE_URL ? 'PostgreSQL database' : 'state folder (embedded PGlite)'}`, () => {
+  let firstStart: { key: string; orgId: string; keyFile: string } | undefined;
+
+  it('first start creates the demo organization, prints its key once and saves it (0600)', { timeout: 120_000 }, async () => {
+    const server = await startServer(childEnv());
+
+    const keyFile = path.join(stateDir, 'demo-api-key');
+    const info = await stat(keyFile);
+    expect(info.isFile()).toBe(true);
+    expect((info.mode & 0o777).toString(8)).toBe('600');
+    const content = await readFile(keyFile, 'utf8');
+    expect(content).toMatch(/^idsk_[0-9A-Za-z]{40}\n?$/);
+    const key = content.trim();
+
+    expect(occurrences(server.stdout(), key)).toBe(1);
+    expect(server.stderr()).not.toContain(key);
+
+    const me = await get(server, '/v1/me', key);
+    expect(me.status, JSON.stringify(me.body)).toBe(200);
+    expect(me.body.kind).toBe('api_key');
+    expect(me.body.organization.id).toMatch(/^org_/);
+
+    const keys = await get(server, '/v1/api_keys', key);
+    expect(keys.status, JSON.stringify(keys.body)).toBe(200);
+    expect(keys.body.data).toHaveLength(1);
+
+    expect(await stopServer(server)).toBe(0);
+    // …and no other key-shaped string (the logs redact secrets).
+    expect(server.stdout().match(/idsk_[0-9A-Za-z]{20,}/g)).toEqual([key]);
+    firstStart = { key, orgId: me.body.organization.id, keyFile: content };
+  });
+
+  it('a restart on the same state reuses the organization and key and prints no key', { timeout: 120_000 }, async () => {
+    if (!firstStart) throw new Error('the first start did not complete; nothing to restart');
+    const server = await startServer(childEnv());
+
+    const me = await get(server, '/v1/me', firstStart.key);
+    expect(me.status, JSON.stringify(me.body)).toBe(200);
+    expect(me.body.kind).toBe('api_key');
+    expect(me.body.organization.id).toBe(firstStart.orgId);
+
+    const keys = await get(server, '/v1/api_keys', firstStart.key);
+    expect(keys.status, JSON.stringify(keys.body)).toBe(200);
+    expect(keys.body.data).toHaveLength(1);
+    expect(keys.body.hasMore).toBe(false);
+
+    expect(server.stdout()).not.toContain(firstStart.key);
+    expect(server.stdout()).not.toMatch(/idsk_[0-9A-Za-z]{20,}/);
+    expect(server.stderr()).not.toMatch(/idsk_[0-9A-Za-z]{20,}/);
+    expect(await readFile(path.join(stateDir, 'demo-api-key'), 'utf8')).toBe(firstStart.keyFile);
+    const info = await stat(path.join(stateDir, 'demo-api-key'));
+    expect((info.mode & 0o777).toString(8)).toBe('600');
+
+    expect(await stopServer(server)).toBe(0);
+  });
+});
