@@ -2,12 +2,15 @@
 // is stored; the key is shown once, when it is created.
 import { timingSafeEqual } from 'node:crypto';
 import type { Prisma } from '../prisma/generated/client/client.ts';
+import { ApiError } from '../server/errors.ts';
 import { newId, randomBase62, sha256Hex } from '../server/ids.ts';
 import { publishAll, recordEvent } from '../subscriptions/events.ts';
 import { requireDashboard } from './access.ts';
 import type { Context, Principal, Services } from './context.ts';
 
 export const apiKeyPrefix = 'idsk_';
+/** the shape of an API key's id, `key_` and 24 base62 characters */
+export const apiKeyIdShape = /^key_[0-9A-Za-z]{24}$/;
 const keyShape = /^idsk_[0-9A-Za-z]{40}$/;
 /** anything that looks like one of our keys, wherever it turns up */
 export const apiKeyPattern = /idsk_[0-9A-Za-z]{20,}/;
@@ -56,4 +59,19 @@ export async function issueApiKey(services: Pick<Services, 'prisma' | 'bus'>, or
 export async function createApiKey(ctx: Context, name: string) {
   const session = requireDashboard(ctx);
   return issueApiKey(ctx, session.orgId, name, session.userId);
+}
+
+/** Revokes a key of the session's organization; revoking a revoked key changes nothing. */
+export async function revokeApiKey(ctx: Context, keyId: string) {
+  const session = requireDashboard(ctx);
+  const key = await ctx.prisma.apiKey.findFirst({ where: { id: keyId, orgId: session.orgId } });
+  if (!key) throw new ApiError('api_key_not_found', `No API key ${keyId} in this organization.`);
+  if (key.revokedAt) return key;
+  const { apiKey, event } = await ctx.prisma.$transaction(async (tx) => {
+    const apiKey = await tx.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+    const event = await recordEvent(tx, 'api_key.revoked', session.orgId, { apiKeyId: key.id, hint: key.hint });
+    return { apiKey, event };
+  });
+  await publishAll(ctx.bus, [event]);
+  return apiKey;
 }

@@ -1,6 +1,6 @@
 // Organizations, principals, API keys, quota limits and the public billing catalog.
 import { assertAccess, requireOrg } from '../resolvers/access.ts';
-import { createApiKey } from '../resolvers/apiKeys.ts';
+import { createApiKey, revokeApiKey } from '../resolvers/apiKeys.ts';
 import { pricingCatalog, processorConfig } from '../resolvers/billing.ts';
 import type { Principal } from '../resolvers/context.ts';
 import { effectiveQuotas, type EffectiveQuota } from '../resolvers/orgs.ts';
@@ -215,6 +215,15 @@ builder.mutationFields((t) => ({
     description: 'Create an API key (dashboard session only).',
     args: { name: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => createApiKey(ctx, args.name),
+  }),
+  revokeApiKey: t.prismaField({
+    type: ApiKey,
+    description: 'Revoke an API key of the organization (dashboard session only). Idempotent: revoking a revoked key returns it unchanged.',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const revoked = await revokeApiKey(ctx, args.id);
+      return ctx.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: revoked.id } });
+    },
   }),
 }));
 

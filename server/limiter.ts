@@ -82,19 +82,30 @@ export class InProcessLimiter implements Limiter {
   }
 }
 
+/** after Redis fails to answer, how long decisions skip it before one request tries it again */
+export const redisBackoffMs = 1000;
+
 export class RedisLimiter implements Limiter {
   /** decides for fail-open classes while Redis is unreachable (the limit then holds per instance) */
   private readonly fallback = new InProcessLimiter();
+  /**
+   * A partition after the connection is up costs each command its full timeout; after one
+   * failure, decisions stay local for a moment instead of each paying it.
+   */
+  private skipRedisUntil = 0;
 
   constructor(private readonly redis: Redis, private readonly keyPrefix = 'ids:quota') {}
 
   async consume(subject: string, windows: QuotaWindow[], failMode: 'open' | 'closed'): Promise<Decision> {
+    const withoutRedis = (): Decision => (failMode === 'open' ? this.fallback.consumeSync(subject, windows) : { allowed: 'unavailable' });
+    if (Date.now() < this.skipRedisUntil) return withoutRedis();
     const args = windows.flatMap((w) => [periodSeconds[w.period], w.limit]);
     let reply: [number, number];
     try {
       reply = (await this.redis.eval(consumeScript, 1, `${this.keyPrefix}:${subject}`, ...args)) as [number, number];
     } catch {
-      return failMode === 'open' ? this.fallback.consumeSync(subject, windows) : { allowed: 'unavailable' };
+      this.skipRedisUntil = Date.now() + redisBackoffMs;
+      return withoutRedis();
     }
     const [index, retryAfterSeconds] = reply;
     if (index < 0) return { allowed: true };

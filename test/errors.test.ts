@@ -79,6 +79,13 @@ describe('the envelope for bad input', () => {
     expect(onParameterless.details).toEqual({ parameter: 'plan', acceptedValues: ['view'] });
   });
 
+  it('400 invalid_request_parameter for a syntactically bad path parameter', async () => {
+    for (const id of ['nope', 'key_short', `org_${'a'.repeat(24)}`]) {
+      const answer = expectEnvelope(await call(t, 'DELETE', `/v1/api_keys/${id}`, { token }), 400, 'invalid_request_parameter');
+      expect(answer.details.parameter).toBe('key_id');
+    }
+  });
+
   it('400 invalid_request_parameter for an unknown service-version; the current one and none are accepted', async () => {
     const unknown = expectEnvelope(await call(t, 'GET', '/v1/limits', { key: org.key, headers: { 'service-version': '2024-01-01' } }), 400, 'invalid_request_parameter');
     expect(unknown.details).toEqual({ parameter: 'service-version', acceptedValues: [apiVersion] });

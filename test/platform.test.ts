@@ -136,6 +136,37 @@ describe('API keys', () => {
   });
 });
 
+describe('key rotation (SPEC 5.10)', () => {
+  it('create a replacement, verify it with /v1/limits, revoke the old key', async () => {
+    const org = await orgWithKey(t);
+    const token = await sessionToken(t, org.orgId);
+    const replacement = await call(t, 'POST', '/v1/api_keys', { token, body: { name: 'replacement' } });
+    expect((await call(t, 'GET', '/v1/limits', { key: replacement.body.secret })).status).toBe(200);
+
+    const revoked = await call(t, 'DELETE', `/v1/api_keys/${org.keyId}`, { token });
+    expect(revoked.status).toBe(200);
+    conformsToContract('api_keys_revoke', revoked.body);
+    expect(revoked.body).toMatchObject({ object: 'api_key', id: org.keyId, revokedAt: expect.any(String) });
+    expectEnvelope(await call(t, 'GET', '/v1/limits', { key: org.key }), 401, 'authentication_failed');
+    expect((await call(t, 'GET', '/v1/limits', { key: replacement.body.secret })).status).toBe(200);
+
+    const again = await call(t, 'DELETE', `/v1/api_keys/${org.keyId}`, { token });
+    expect(again.body.revokedAt).toBe(revoked.body.revokedAt);
+    const listed = await call(t, 'GET', '/v1/api_keys', { key: replacement.body.secret });
+    expect(listed.body.data.find((k: { id: string }) => k.id === org.keyId).revokedAt).toBe(revoked.body.revokedAt);
+  });
+
+  it('cannot revoke another organization\'s key, nor with an API key', async () => {
+    const mine = await orgWithKey(t);
+    const theirs = await orgWithKey(t);
+    const token = await sessionToken(t, mine.orgId);
+    expectEnvelope(await call(t, 'DELETE', `/v1/api_keys/${theirs.keyId}`, { token }), 404, 'api_key_not_found');
+    expectEnvelope(await call(t, 'DELETE', `/v1/api_keys/${mine.keyId}`, { key: mine.key }), 403, 'browser_session_required');
+    expect((await call(t, 'GET', '/v1/me', { key: theirs.key })).status).toBe(200);
+    expect((await call(t, 'GET', '/v1/me', { key: mine.key })).status).toBe(200);
+  });
+});
+
 describe('billing reads', () => {
   it('serves the public pricing catalog without a credential', async () => {
     const answer = await call(t, 'GET', '/v1/billing/rates');

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   ApiKeysDocument,
   CreateApiKeyDocument,
+  RevokeApiKeyDocument,
   LimitsDocument,
   MeDocument,
   OrganizationDocument,
@@ -11,6 +12,7 @@ import {
   type ApiKeyFieldsFragment,
   type OrganizationFieldsFragment,
 } from '../operations/generated.ts';
+import { apiKeyIdShape } from '../../resolvers/apiKeys.ts';
 import { listEnvelope, operationRoute, pageParams, viewParam } from '../route.ts';
 
 const organization = z.object({
@@ -143,6 +145,21 @@ export const platformRoutes = [
     operation: CreateApiKeyDocument,
     variables: ({ body }) => ({ name: body.name }),
   }).reshape(({ createApiKey }, meta) => ({ ...toApiKey(createApiKey.apiKey), secret: createApiKey.secret, ...meta })),
+  operationRoute({
+    name: 'api_keys_revoke',
+    method: 'DELETE',
+    path: '/v1/api_keys/{key_id}',
+    summary: 'Revoke an API key',
+    description: 'Needs a signed-in dashboard session. Idempotent: revoking a revoked key answers the key as it is. For key rotation, create the replacement, deploy it, verify it with GET /v1/limits, then revoke the old key; revoke a leaked key first.',
+    tag: 'Platform',
+    access: 'dashboard',
+    meter: 'platform',
+    params: { path: z.strictObject({ key_id: z.string().regex(apiKeyIdShape, 'expected an API key id, key_ and 24 letters or digits') }) },
+    response: apiKey.extend({ requestId: z.string() }),
+    errors: ['api_key_not_found'],
+    operation: RevokeApiKeyDocument,
+    variables: ({ path }) => ({ id: path.key_id }),
+  }).reshape(({ revokeApiKey }, meta) => ({ ...toApiKey(revokeApiKey), ...meta })),
   operationRoute({
     name: 'billing_rates_get',
     method: 'GET',
