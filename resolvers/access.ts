@@ -25,3 +25,8 @@ export function requireDashboard(ctx: Context): Extract<Principal, { kind: 'sess
   assertAccess(ctx.principal, 'dashboard');
   return ctx.principal as Extract<Principal, { kind: 'session' }> & { orgId: string };
 }
+
+/** Data reads are metered per organization, so they need a credential with one. */
+export function requireDataAccess(ctx: Context): void {
+  assertAccess(ctx.principal, 'org');
+}

@@ -2,6 +2,7 @@
 // 400 (SPEC 7.1): invalid_query_parameter, invalid_request_parameter or validation_error.
 import { z } from 'zod';
 import { ApiError } from '../server/errors.ts';
+import { syntaxParams } from './dataParams.ts';
 import type { Route } from './route.ts';
 
 function acceptedValuesOf(issue: z.core.$ZodIssue): string[] | undefined {
@@ -19,6 +20,9 @@ function queryError(schema: z.ZodObject<z.ZodRawShape>, issue: z.core.$ZodIssue)
   }
   const parameter = String(issue.path[0]);
   const acceptedValues = acceptedValuesOf(issue);
+  if (syntaxParams.has(parameter) && issue.code !== 'invalid_type') {
+    return new ApiError('invalid_request_parameter', `Query parameter \`${parameter}\`: ${issue.message}.`, { details: { parameter } });
+  }
   return new ApiError('invalid_query_parameter', `Query parameter \`${parameter}\`: ${issue.message}.`, {
     details: { parameter, ...(acceptedValues ? { acceptedValues } : {}) },
   });

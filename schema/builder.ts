@@ -13,7 +13,7 @@ export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
   DefaultFieldNullability: false;
-  Scalars: { DateTime: { Input: Date; Output: Date | string } };
+  Scalars: { DateTime: { Input: Date; Output: Date | string }; Date: { Input: string; Output: Date | string }; JSON: { Input: unknown; Output: unknown } };
 }>({
   plugins: [PrismaPlugin, RelayPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
@@ -29,6 +29,30 @@ builder.addScalarType(
     serialize: (value) => (value instanceof Date ? value : new Date(value as string)).toISOString(),
     parseValue: (value) => new Date(value as string),
     parseLiteral: (ast) => (ast.kind === Kind.STRING ? new Date(ast.value) : null),
+  }),
+);
+
+builder.addScalarType(
+  'Date',
+  new GraphQLScalarType<string | null, string>({
+    name: 'Date',
+    description: 'A calendar date, YYYY-MM-DD',
+    serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10)),
+    parseValue: (value) => {
+      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new TypeError('a Date is YYYY-MM-DD');
+      return value;
+    },
+    parseLiteral: (ast) => (ast.kind === Kind.STRING && /^\d{4}-\d{2}-\d{2}$/.test(ast.value) ? ast.value : null),
+  }),
+);
+
+builder.addScalarType(
+  'JSON',
+  new GraphQLScalarType({
+    name: 'JSON',
+    description: 'A JSON value: the structured record of a form or event, as documented per family',
+    serialize: (value) => value,
+    parseValue: (value) => value,
   }),
 );
 

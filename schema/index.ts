@@ -1,5 +1,8 @@
 // The executable schema: every type module registers itself on the builder.
 import './platform.ts';
+import './edgar.ts';
+import './forms.ts';
+import './financials.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

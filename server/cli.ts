@@ -7,6 +7,8 @@ import { createMigration } from '../prisma/migrate.ts';
 import { issueApiKey } from '../resolvers/apiKeys.ts';
 import { addMember, createOrganization } from '../resolvers/orgs.ts';
 import { localSessionSecret, mintLocalSession } from '../resolvers/sessions.ts';
+import { runIngest, summaryLine, terminalProgress } from '../ingest/run.ts';
+import { sourceFor } from '../ingest/sources/index.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -81,6 +83,34 @@ const commands: Record<string, Command> = {
         const { apiKey, secret } = await issueApiKey({ prisma, bus }, org.id, (values.name as string | undefined) ?? 'cli key');
         say(`${apiKey.id} ${apiKey.hint}`);
         say(secret);
+      }),
+  },
+  ingest: {
+    usage: 'ingest --source <folder|URL> [--tickers AAPL,NVDA] [--ciks 320193] [--user-agent "Name email"]',
+    help: 'Load SEC data: a folder laid out like ../shared/data, or the SEC over HTTP (https://www.sec.gov) for the named tickers or CIKs, at most 10 requests a second with the User-Agent from --user-agent or IDS_SEC_USER_AGENT. Running it again changes only what changed. Prints one summary line; failed items are listed by ingest:failures.',
+    options: { source: { type: 'string' }, tickers: { type: 'string' }, ciks: { type: 'string' }, 'user-agent': { type: 'string' } },
+    run: (values) =>
+      withDatabase(async ({ prisma }) => {
+        if (!values.source) throw new Error('--source is required');
+        const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
+        const list = (v: unknown) => (typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+        const source = sourceFor(
+          { source: values.source as string, tickers: list(values.tickers), ciks: list(values.ciks), userAgent: (values['user-agent'] as string | undefined) ?? process.env.IDS_SEC_USER_AGENT },
+          { prisma, logger },
+        );
+        const summary = await runIngest({ prisma, bus: createEventBus(undefined, logger), logger }, source, terminalProgress());
+        say(summaryLine(summary));
+      }),
+  },
+  'ingest:failures': {
+    usage: 'ingest:failures [--limit <n>]',
+    help: 'List the items the last ingests could not load, with the reason.',
+    options: { limit: { type: 'string' } },
+    run: () =>
+      withDatabase(async ({ prisma }) => {
+        const failed = await prisma.ingestItem.findMany({ where: { status: 'failed' }, orderBy: { sourceKey: 'asc' } });
+        for (const item of failed) say(`${item.sourceKey}\t${item.kind}\t${item.reason}`);
+        say(`${failed.length} failed item${failed.length === 1 ? '' : 's'}`);
       }),
   },
   session: {

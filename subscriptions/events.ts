@@ -14,3 +14,10 @@ export async function recordEvent(tx: Tx, type: string, orgId: string | null, pa
 export async function publishAll(bus: EventBus, events: BusEvent[]): Promise<void> {
   for (const event of events) await bus.publish(event);
 }
+
+/** Many events in one statement (an ingest writes thousands of `filing.added`). */
+export async function recordEvents(tx: Tx, events: { type: string; orgId: string | null; payload: Prisma.InputJsonValue }[]): Promise<BusEvent[]> {
+  if (!events.length) return [];
+  const rows = await tx.event.createManyAndReturn({ data: events.map((e) => ({ id: newId('evt'), ...e })) });
+  return rows.map((row) => ({ id: row.id, seq: row.seq.toString(), type: row.type, orgId: row.orgId, payload: row.payload, createdAt: row.createdAt.toISOString() }));
+}

@@ -1,6 +1,9 @@
 // The route table: every /v1 route and the discovery routes, in one list.
 import type { Route } from '../route.ts';
 import { discoveryRoutes } from './discovery.ts';
+import { edgarRoutes } from './edgar.ts';
+import { financialRoutes } from './financials.ts';
+import { formAndEventRoutes } from './formsEvents.ts';
 import { platformRoutes } from './platform.ts';
 
-export const routes: Route[] = [...discoveryRoutes, ...platformRoutes];
+export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes];

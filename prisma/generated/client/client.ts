@@ -87,3 +87,55 @@ export type ApiKey = Prisma.ApiKeyModel
  * read by cursor (`seq`) by subscriptions, streams and webhook delivery.
  */
 export type Event = Prisma.EventModel
+/**
+ * Model Entity
+ * A party known to EDGAR: issuer, fund, manager or insider, keyed by its CIK.
+ */
+export type Entity = Prisma.EntityModel
+/**
+ * Model Ticker
+ * The SEC's ticker map (company_tickers.json and company_tickers_exchange.json).
+ */
+export type Ticker = Prisma.TickerModel
+/**
+ * Model Filing
+ * A filing, from the submissions index or from its own document.
+ */
+export type Filing = Prisma.FilingModel
+/**
+ * Model Section
+ * A section of a filing's document, e.g. item_1a (Risk Factors) of a 10-K.
+ */
+export type Section = Prisma.SectionModel
+/**
+ * Model Concept
+ * A taxonomy concept's label and description, from companyfacts.
+ */
+export type Concept = Prisma.ConceptModel
+/**
+ * Model Fact
+ * One reported XBRL value, point in time: the same period re-reported by a later filing is
+ * another row with its own accession and filing date.
+ */
+export type Fact = Prisma.FactModel
+/**
+ * Model FormRecord
+ * A structured form (D, 144, C, 13F, 3/4/5, 13D/G, N-CEN, N-PORT, N-PX, offering cover pages).
+ */
+export type FormRecord = Prisma.FormRecordModel
+/**
+ * Model FilingEvent
+ * An event a filing discloses (8-K items; offering and M&A signals), from the document when it
+ * was ingested, else from the filing index alone (then `fromIndexOnly`).
+ */
+export type FilingEvent = Prisma.FilingEventModel
+/**
+ * Model IngestItem
+ * What the ingest saw of one source item: for idempotence (same digest: skip), resume and the failure list.
+ */
+export type IngestItem = Prisma.IngestItemModel
+/**
+ * Model IngestRun
+ * 
+ */
+export type IngestRun = Prisma.IngestRunModel

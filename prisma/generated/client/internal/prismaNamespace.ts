@@ -405,7 +405,17 @@ export const ModelName = {
   User: 'User',
   Membership: 'Membership',
   ApiKey: 'ApiKey',
-  Event: 'Event'
+  Event: 'Event',
+  Entity: 'Entity',
+  Ticker: 'Ticker',
+  Filing: 'Filing',
+  Section: 'Section',
+  Concept: 'Concept',
+  Fact: 'Fact',
+  FormRecord: 'FormRecord',
+  FilingEvent: 'FilingEvent',
+  IngestItem: 'IngestItem',
+  IngestRun: 'IngestRun'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -421,7 +431,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event"
+    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "entity" | "ticker" | "filing" | "section" | "concept" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1091,6 +1101,746 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    Entity: {
+      payload: Prisma.$EntityPayload<ExtArgs>
+      fields: Prisma.EntityFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.EntityFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EntityPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.EntityFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EntityPayload>
+        }
+        findFirst: {
+          args: Prisma.EntityFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EntityPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.EntityFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EntityPayload>
+        }
+        findMany: {
+          args: Prisma.EntityFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EntityPayload>[]
+        }
+        create: {
+          args: Prisma.EntityCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EntityPayload>
+        }
+        createMany: {
+          args: Prisma.EntityCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.EntityCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EntityPayload>[]
+        }
+        delete: {
+          args: Prisma.EntityDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EntityPayload>
+        }
+        update: {
+          args: Prisma.EntityUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EntityPayload>
+        }
+        deleteMany: {
+          args: Prisma.EntityDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.EntityUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.EntityUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EntityPayload>[]
+        }
+        upsert: {
+          args: Prisma.EntityUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$EntityPayload>
+        }
+        aggregate: {
+          args: Prisma.EntityAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateEntity>
+        }
+        groupBy: {
+          args: Prisma.EntityGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EntityGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.EntityCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.EntityCountAggregateOutputType> | number
+        }
+      }
+    }
+    Ticker: {
+      payload: Prisma.$TickerPayload<ExtArgs>
+      fields: Prisma.TickerFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TickerFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TickerPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TickerFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TickerPayload>
+        }
+        findFirst: {
+          args: Prisma.TickerFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TickerPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TickerFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TickerPayload>
+        }
+        findMany: {
+          args: Prisma.TickerFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TickerPayload>[]
+        }
+        create: {
+          args: Prisma.TickerCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TickerPayload>
+        }
+        createMany: {
+          args: Prisma.TickerCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TickerCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TickerPayload>[]
+        }
+        delete: {
+          args: Prisma.TickerDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TickerPayload>
+        }
+        update: {
+          args: Prisma.TickerUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TickerPayload>
+        }
+        deleteMany: {
+          args: Prisma.TickerDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TickerUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TickerUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TickerPayload>[]
+        }
+        upsert: {
+          args: Prisma.TickerUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TickerPayload>
+        }
+        aggregate: {
+          args: Prisma.TickerAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTicker>
+        }
+        groupBy: {
+          args: Prisma.TickerGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TickerGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TickerCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TickerCountAggregateOutputType> | number
+        }
+      }
+    }
+    Filing: {
+      payload: Prisma.$FilingPayload<ExtArgs>
+      fields: Prisma.FilingFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.FilingFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.FilingFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingPayload>
+        }
+        findFirst: {
+          args: Prisma.FilingFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.FilingFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingPayload>
+        }
+        findMany: {
+          args: Prisma.FilingFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingPayload>[]
+        }
+        create: {
+          args: Prisma.FilingCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingPayload>
+        }
+        createMany: {
+          args: Prisma.FilingCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.FilingCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingPayload>[]
+        }
+        delete: {
+          args: Prisma.FilingDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingPayload>
+        }
+        update: {
+          args: Prisma.FilingUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingPayload>
+        }
+        deleteMany: {
+          args: Prisma.FilingDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.FilingUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.FilingUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingPayload>[]
+        }
+        upsert: {
+          args: Prisma.FilingUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingPayload>
+        }
+        aggregate: {
+          args: Prisma.FilingAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateFiling>
+        }
+        groupBy: {
+          args: Prisma.FilingGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FilingGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.FilingCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FilingCountAggregateOutputType> | number
+        }
+      }
+    }
+    Section: {
+      payload: Prisma.$SectionPayload<ExtArgs>
+      fields: Prisma.SectionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SectionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SectionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SectionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SectionPayload>
+        }
+        findFirst: {
+          args: Prisma.SectionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SectionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SectionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SectionPayload>
+        }
+        findMany: {
+          args: Prisma.SectionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SectionPayload>[]
+        }
+        create: {
+          args: Prisma.SectionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SectionPayload>
+        }
+        createMany: {
+          args: Prisma.SectionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SectionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SectionPayload>[]
+        }
+        delete: {
+          args: Prisma.SectionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SectionPayload>
+        }
+        update: {
+          args: Prisma.SectionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SectionPayload>
+        }
+        deleteMany: {
+          args: Prisma.SectionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SectionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SectionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SectionPayload>[]
+        }
+        upsert: {
+          args: Prisma.SectionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SectionPayload>
+        }
+        aggregate: {
+          args: Prisma.SectionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSection>
+        }
+        groupBy: {
+          args: Prisma.SectionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SectionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SectionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SectionCountAggregateOutputType> | number
+        }
+      }
+    }
+    Concept: {
+      payload: Prisma.$ConceptPayload<ExtArgs>
+      fields: Prisma.ConceptFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ConceptFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ConceptPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ConceptFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ConceptPayload>
+        }
+        findFirst: {
+          args: Prisma.ConceptFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ConceptPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ConceptFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ConceptPayload>
+        }
+        findMany: {
+          args: Prisma.ConceptFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ConceptPayload>[]
+        }
+        create: {
+          args: Prisma.ConceptCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ConceptPayload>
+        }
+        createMany: {
+          args: Prisma.ConceptCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ConceptCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ConceptPayload>[]
+        }
+        delete: {
+          args: Prisma.ConceptDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ConceptPayload>
+        }
+        update: {
+          args: Prisma.ConceptUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ConceptPayload>
+        }
+        deleteMany: {
+          args: Prisma.ConceptDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ConceptUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ConceptUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ConceptPayload>[]
+        }
+        upsert: {
+          args: Prisma.ConceptUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ConceptPayload>
+        }
+        aggregate: {
+          args: Prisma.ConceptAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateConcept>
+        }
+        groupBy: {
+          args: Prisma.ConceptGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ConceptGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ConceptCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ConceptCountAggregateOutputType> | number
+        }
+      }
+    }
+    Fact: {
+      payload: Prisma.$FactPayload<ExtArgs>
+      fields: Prisma.FactFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.FactFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.FactFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactPayload>
+        }
+        findFirst: {
+          args: Prisma.FactFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.FactFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactPayload>
+        }
+        findMany: {
+          args: Prisma.FactFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactPayload>[]
+        }
+        create: {
+          args: Prisma.FactCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactPayload>
+        }
+        createMany: {
+          args: Prisma.FactCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.FactCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactPayload>[]
+        }
+        delete: {
+          args: Prisma.FactDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactPayload>
+        }
+        update: {
+          args: Prisma.FactUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactPayload>
+        }
+        deleteMany: {
+          args: Prisma.FactDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.FactUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.FactUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactPayload>[]
+        }
+        upsert: {
+          args: Prisma.FactUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactPayload>
+        }
+        aggregate: {
+          args: Prisma.FactAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateFact>
+        }
+        groupBy: {
+          args: Prisma.FactGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FactGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.FactCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FactCountAggregateOutputType> | number
+        }
+      }
+    }
+    FormRecord: {
+      payload: Prisma.$FormRecordPayload<ExtArgs>
+      fields: Prisma.FormRecordFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.FormRecordFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FormRecordPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.FormRecordFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FormRecordPayload>
+        }
+        findFirst: {
+          args: Prisma.FormRecordFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FormRecordPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.FormRecordFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FormRecordPayload>
+        }
+        findMany: {
+          args: Prisma.FormRecordFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FormRecordPayload>[]
+        }
+        create: {
+          args: Prisma.FormRecordCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FormRecordPayload>
+        }
+        createMany: {
+          args: Prisma.FormRecordCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.FormRecordCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FormRecordPayload>[]
+        }
+        delete: {
+          args: Prisma.FormRecordDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FormRecordPayload>
+        }
+        update: {
+          args: Prisma.FormRecordUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FormRecordPayload>
+        }
+        deleteMany: {
+          args: Prisma.FormRecordDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.FormRecordUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.FormRecordUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FormRecordPayload>[]
+        }
+        upsert: {
+          args: Prisma.FormRecordUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FormRecordPayload>
+        }
+        aggregate: {
+          args: Prisma.FormRecordAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateFormRecord>
+        }
+        groupBy: {
+          args: Prisma.FormRecordGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FormRecordGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.FormRecordCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FormRecordCountAggregateOutputType> | number
+        }
+      }
+    }
+    FilingEvent: {
+      payload: Prisma.$FilingEventPayload<ExtArgs>
+      fields: Prisma.FilingEventFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.FilingEventFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingEventPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.FilingEventFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingEventPayload>
+        }
+        findFirst: {
+          args: Prisma.FilingEventFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingEventPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.FilingEventFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingEventPayload>
+        }
+        findMany: {
+          args: Prisma.FilingEventFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingEventPayload>[]
+        }
+        create: {
+          args: Prisma.FilingEventCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingEventPayload>
+        }
+        createMany: {
+          args: Prisma.FilingEventCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.FilingEventCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingEventPayload>[]
+        }
+        delete: {
+          args: Prisma.FilingEventDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingEventPayload>
+        }
+        update: {
+          args: Prisma.FilingEventUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingEventPayload>
+        }
+        deleteMany: {
+          args: Prisma.FilingEventDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.FilingEventUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.FilingEventUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingEventPayload>[]
+        }
+        upsert: {
+          args: Prisma.FilingEventUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingEventPayload>
+        }
+        aggregate: {
+          args: Prisma.FilingEventAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateFilingEvent>
+        }
+        groupBy: {
+          args: Prisma.FilingEventGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FilingEventGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.FilingEventCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FilingEventCountAggregateOutputType> | number
+        }
+      }
+    }
+    IngestItem: {
+      payload: Prisma.$IngestItemPayload<ExtArgs>
+      fields: Prisma.IngestItemFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.IngestItemFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestItemPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.IngestItemFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestItemPayload>
+        }
+        findFirst: {
+          args: Prisma.IngestItemFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestItemPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.IngestItemFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestItemPayload>
+        }
+        findMany: {
+          args: Prisma.IngestItemFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestItemPayload>[]
+        }
+        create: {
+          args: Prisma.IngestItemCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestItemPayload>
+        }
+        createMany: {
+          args: Prisma.IngestItemCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.IngestItemCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestItemPayload>[]
+        }
+        delete: {
+          args: Prisma.IngestItemDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestItemPayload>
+        }
+        update: {
+          args: Prisma.IngestItemUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestItemPayload>
+        }
+        deleteMany: {
+          args: Prisma.IngestItemDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.IngestItemUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.IngestItemUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestItemPayload>[]
+        }
+        upsert: {
+          args: Prisma.IngestItemUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestItemPayload>
+        }
+        aggregate: {
+          args: Prisma.IngestItemAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateIngestItem>
+        }
+        groupBy: {
+          args: Prisma.IngestItemGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IngestItemGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.IngestItemCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IngestItemCountAggregateOutputType> | number
+        }
+      }
+    }
+    IngestRun: {
+      payload: Prisma.$IngestRunPayload<ExtArgs>
+      fields: Prisma.IngestRunFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.IngestRunFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestRunPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.IngestRunFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestRunPayload>
+        }
+        findFirst: {
+          args: Prisma.IngestRunFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestRunPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.IngestRunFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestRunPayload>
+        }
+        findMany: {
+          args: Prisma.IngestRunFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestRunPayload>[]
+        }
+        create: {
+          args: Prisma.IngestRunCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestRunPayload>
+        }
+        createMany: {
+          args: Prisma.IngestRunCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.IngestRunCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestRunPayload>[]
+        }
+        delete: {
+          args: Prisma.IngestRunDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestRunPayload>
+        }
+        update: {
+          args: Prisma.IngestRunUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestRunPayload>
+        }
+        deleteMany: {
+          args: Prisma.IngestRunDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.IngestRunUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.IngestRunUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestRunPayload>[]
+        }
+        upsert: {
+          args: Prisma.IngestRunUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IngestRunPayload>
+        }
+        aggregate: {
+          args: Prisma.IngestRunAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateIngestRun>
+        }
+        groupBy: {
+          args: Prisma.IngestRunGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IngestRunGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.IngestRunCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IngestRunCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1235,6 +1985,170 @@ export const EventScalarFieldEnum = {
 export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]
 
 
+export const EntityScalarFieldEnum = {
+  cik: 'cik',
+  name: 'name',
+  kind: 'kind',
+  entityType: 'entityType',
+  sic: 'sic',
+  sicDescription: 'sicDescription',
+  stateOfIncorporation: 'stateOfIncorporation',
+  fiscalYearEnd: 'fiscalYearEnd',
+  tickers: 'tickers',
+  exchanges: 'exchanges',
+  formerNames: 'formerNames',
+  hasSubmissions: 'hasSubmissions',
+  updatedAt: 'updatedAt'
+} as const
+
+export type EntityScalarFieldEnum = (typeof EntityScalarFieldEnum)[keyof typeof EntityScalarFieldEnum]
+
+
+export const TickerScalarFieldEnum = {
+  ticker: 'ticker',
+  cik: 'cik',
+  name: 'name',
+  exchange: 'exchange'
+} as const
+
+export type TickerScalarFieldEnum = (typeof TickerScalarFieldEnum)[keyof typeof TickerScalarFieldEnum]
+
+
+export const FilingScalarFieldEnum = {
+  accessionNumber: 'accessionNumber',
+  cik: 'cik',
+  form: 'form',
+  filedAt: 'filedAt',
+  acceptedAt: 'acceptedAt',
+  orderedAt: 'orderedAt',
+  reportDate: 'reportDate',
+  items: 'items',
+  primaryDocument: 'primaryDocument',
+  primaryDocDescription: 'primaryDocDescription',
+  size: 'size',
+  isXbrl: 'isXbrl',
+  isInlineXbrl: 'isInlineXbrl',
+  fileNumber: 'fileNumber',
+  filmNumber: 'filmNumber',
+  documentSourceKey: 'documentSourceKey',
+  updatedAt: 'updatedAt'
+} as const
+
+export type FilingScalarFieldEnum = (typeof FilingScalarFieldEnum)[keyof typeof FilingScalarFieldEnum]
+
+
+export const SectionScalarFieldEnum = {
+  accessionNumber: 'accessionNumber',
+  key: 'key',
+  title: 'title',
+  text: 'text',
+  ordinal: 'ordinal',
+  charCount: 'charCount'
+} as const
+
+export type SectionScalarFieldEnum = (typeof SectionScalarFieldEnum)[keyof typeof SectionScalarFieldEnum]
+
+
+export const ConceptScalarFieldEnum = {
+  taxonomy: 'taxonomy',
+  tag: 'tag',
+  label: 'label',
+  description: 'description'
+} as const
+
+export type ConceptScalarFieldEnum = (typeof ConceptScalarFieldEnum)[keyof typeof ConceptScalarFieldEnum]
+
+
+export const FactScalarFieldEnum = {
+  id: 'id',
+  factKey: 'factKey',
+  cik: 'cik',
+  taxonomy: 'taxonomy',
+  tag: 'tag',
+  unit: 'unit',
+  value: 'value',
+  periodStart: 'periodStart',
+  periodEnd: 'periodEnd',
+  isInstant: 'isInstant',
+  fy: 'fy',
+  fp: 'fp',
+  form: 'form',
+  frame: 'frame',
+  accessionNumber: 'accessionNumber',
+  filedAt: 'filedAt',
+  dimensions: 'dimensions',
+  hasDimensions: 'hasDimensions',
+  decimals: 'decimals',
+  source: 'source'
+} as const
+
+export type FactScalarFieldEnum = (typeof FactScalarFieldEnum)[keyof typeof FactScalarFieldEnum]
+
+
+export const FormRecordScalarFieldEnum = {
+  id: 'id',
+  accessionNumber: 'accessionNumber',
+  family: 'family',
+  formType: 'formType',
+  cik: 'cik',
+  filedAt: 'filedAt',
+  periodOfReport: 'periodOfReport',
+  orderedAt: 'orderedAt',
+  isSample: 'isSample',
+  parties: 'parties',
+  data: 'data',
+  sourceKey: 'sourceKey'
+} as const
+
+export type FormRecordScalarFieldEnum = (typeof FormRecordScalarFieldEnum)[keyof typeof FormRecordScalarFieldEnum]
+
+
+export const FilingEventScalarFieldEnum = {
+  id: 'id',
+  accessionNumber: 'accessionNumber',
+  cik: 'cik',
+  item: 'item',
+  type: 'type',
+  eventDate: 'eventDate',
+  filedAt: 'filedAt',
+  orderedAt: 'orderedAt',
+  fromIndexOnly: 'fromIndexOnly',
+  confidence: 'confidence',
+  data: 'data',
+  sourceKey: 'sourceKey'
+} as const
+
+export type FilingEventScalarFieldEnum = (typeof FilingEventScalarFieldEnum)[keyof typeof FilingEventScalarFieldEnum]
+
+
+export const IngestItemScalarFieldEnum = {
+  sourceKey: 'sourceKey',
+  kind: 'kind',
+  sha256: 'sha256',
+  status: 'status',
+  reason: 'reason',
+  records: 'records',
+  runId: 'runId',
+  updatedAt: 'updatedAt'
+} as const
+
+export type IngestItemScalarFieldEnum = (typeof IngestItemScalarFieldEnum)[keyof typeof IngestItemScalarFieldEnum]
+
+
+export const IngestRunScalarFieldEnum = {
+  id: 'id',
+  source: 'source',
+  startedAt: 'startedAt',
+  finishedAt: 'finishedAt',
+  read: 'read',
+  written: 'written',
+  skipped: 'skipped',
+  failed: 'failed'
+} as const
+
+export type IngestRunScalarFieldEnum = (typeof IngestRunScalarFieldEnum)[keyof typeof IngestRunScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -1248,6 +2162,14 @@ export const JsonNullValueInput = {
 } as const
 
 export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
+
+
+export const NullableJsonNullValueInput = {
+  DbNull: DbNull,
+  JsonNull: JsonNull
+} as const
+
+export type NullableJsonNullValueInput = (typeof NullableJsonNullValueInput)[keyof typeof NullableJsonNullValueInput]
 
 
 export const QueryMode = {
@@ -1559,6 +2481,16 @@ export type GlobalOmitConfig = {
   membership?: Prisma.MembershipOmit
   apiKey?: Prisma.ApiKeyOmit
   event?: Prisma.EventOmit
+  entity?: Prisma.EntityOmit
+  ticker?: Prisma.TickerOmit
+  filing?: Prisma.FilingOmit
+  section?: Prisma.SectionOmit
+  concept?: Prisma.ConceptOmit
+  fact?: Prisma.FactOmit
+  formRecord?: Prisma.FormRecordOmit
+  filingEvent?: Prisma.FilingEventOmit
+  ingestItem?: Prisma.IngestItemOmit
+  ingestRun?: Prisma.IngestRunOmit
 }
 
 /* Types for Logging */

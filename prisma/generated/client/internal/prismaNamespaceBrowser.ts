@@ -59,7 +59,17 @@ export const ModelName = {
   User: 'User',
   Membership: 'Membership',
   ApiKey: 'ApiKey',
-  Event: 'Event'
+  Event: 'Event',
+  Entity: 'Entity',
+  Ticker: 'Ticker',
+  Filing: 'Filing',
+  Section: 'Section',
+  Concept: 'Concept',
+  Fact: 'Fact',
+  FormRecord: 'FormRecord',
+  FilingEvent: 'FilingEvent',
+  IngestItem: 'IngestItem',
+  IngestRun: 'IngestRun'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -183,6 +193,170 @@ export const EventScalarFieldEnum = {
 export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]
 
 
+export const EntityScalarFieldEnum = {
+  cik: 'cik',
+  name: 'name',
+  kind: 'kind',
+  entityType: 'entityType',
+  sic: 'sic',
+  sicDescription: 'sicDescription',
+  stateOfIncorporation: 'stateOfIncorporation',
+  fiscalYearEnd: 'fiscalYearEnd',
+  tickers: 'tickers',
+  exchanges: 'exchanges',
+  formerNames: 'formerNames',
+  hasSubmissions: 'hasSubmissions',
+  updatedAt: 'updatedAt'
+} as const
+
+export type EntityScalarFieldEnum = (typeof EntityScalarFieldEnum)[keyof typeof EntityScalarFieldEnum]
+
+
+export const TickerScalarFieldEnum = {
+  ticker: 'ticker',
+  cik: 'cik',
+  name: 'name',
+  exchange: 'exchange'
+} as const
+
+export type TickerScalarFieldEnum = (typeof TickerScalarFieldEnum)[keyof typeof TickerScalarFieldEnum]
+
+
+export const FilingScalarFieldEnum = {
+  accessionNumber: 'accessionNumber',
+  cik: 'cik',
+  form: 'form',
+  filedAt: 'filedAt',
+  acceptedAt: 'acceptedAt',
+  orderedAt: 'orderedAt',
+  reportDate: 'reportDate',
+  items: 'items',
+  primaryDocument: 'primaryDocument',
+  primaryDocDescription: 'primaryDocDescription',
+  size: 'size',
+  isXbrl: 'isXbrl',
+  isInlineXbrl: 'isInlineXbrl',
+  fileNumber: 'fileNumber',
+  filmNumber: 'filmNumber',
+  documentSourceKey: 'documentSourceKey',
+  updatedAt: 'updatedAt'
+} as const
+
+export type FilingScalarFieldEnum = (typeof FilingScalarFieldEnum)[keyof typeof FilingScalarFieldEnum]
+
+
+export const SectionScalarFieldEnum = {
+  accessionNumber: 'accessionNumber',
+  key: 'key',
+  title: 'title',
+  text: 'text',
+  ordinal: 'ordinal',
+  charCount: 'charCount'
+} as const
+
+export type SectionScalarFieldEnum = (typeof SectionScalarFieldEnum)[keyof typeof SectionScalarFieldEnum]
+
+
+export const ConceptScalarFieldEnum = {
+  taxonomy: 'taxonomy',
+  tag: 'tag',
+  label: 'label',
+  description: 'description'
+} as const
+
+export type ConceptScalarFieldEnum = (typeof ConceptScalarFieldEnum)[keyof typeof ConceptScalarFieldEnum]
+
+
+export const FactScalarFieldEnum = {
+  id: 'id',
+  factKey: 'factKey',
+  cik: 'cik',
+  taxonomy: 'taxonomy',
+  tag: 'tag',
+  unit: 'unit',
+  value: 'value',
+  periodStart: 'periodStart',
+  periodEnd: 'periodEnd',
+  isInstant: 'isInstant',
+  fy: 'fy',
+  fp: 'fp',
+  form: 'form',
+  frame: 'frame',
+  accessionNumber: 'accessionNumber',
+  filedAt: 'filedAt',
+  dimensions: 'dimensions',
+  hasDimensions: 'hasDimensions',
+  decimals: 'decimals',
+  source: 'source'
+} as const
+
+export type FactScalarFieldEnum = (typeof FactScalarFieldEnum)[keyof typeof FactScalarFieldEnum]
+
+
+export const FormRecordScalarFieldEnum = {
+  id: 'id',
+  accessionNumber: 'accessionNumber',
+  family: 'family',
+  formType: 'formType',
+  cik: 'cik',
+  filedAt: 'filedAt',
+  periodOfReport: 'periodOfReport',
+  orderedAt: 'orderedAt',
+  isSample: 'isSample',
+  parties: 'parties',
+  data: 'data',
+  sourceKey: 'sourceKey'
+} as const
+
+export type FormRecordScalarFieldEnum = (typeof FormRecordScalarFieldEnum)[keyof typeof FormRecordScalarFieldEnum]
+
+
+export const FilingEventScalarFieldEnum = {
+  id: 'id',
+  accessionNumber: 'accessionNumber',
+  cik: 'cik',
+  item: 'item',
+  type: 'type',
+  eventDate: 'eventDate',
+  filedAt: 'filedAt',
+  orderedAt: 'orderedAt',
+  fromIndexOnly: 'fromIndexOnly',
+  confidence: 'confidence',
+  data: 'data',
+  sourceKey: 'sourceKey'
+} as const
+
+export type FilingEventScalarFieldEnum = (typeof FilingEventScalarFieldEnum)[keyof typeof FilingEventScalarFieldEnum]
+
+
+export const IngestItemScalarFieldEnum = {
+  sourceKey: 'sourceKey',
+  kind: 'kind',
+  sha256: 'sha256',
+  status: 'status',
+  reason: 'reason',
+  records: 'records',
+  runId: 'runId',
+  updatedAt: 'updatedAt'
+} as const
+
+export type IngestItemScalarFieldEnum = (typeof IngestItemScalarFieldEnum)[keyof typeof IngestItemScalarFieldEnum]
+
+
+export const IngestRunScalarFieldEnum = {
+  id: 'id',
+  source: 'source',
+  startedAt: 'startedAt',
+  finishedAt: 'finishedAt',
+  read: 'read',
+  written: 'written',
+  skipped: 'skipped',
+  failed: 'failed'
+} as const
+
+export type IngestRunScalarFieldEnum = (typeof IngestRunScalarFieldEnum)[keyof typeof IngestRunScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -196,6 +370,14 @@ export const JsonNullValueInput = {
 } as const
 
 export type JsonNullValueInput = (typeof JsonNullValueInput)[keyof typeof JsonNullValueInput]
+
+
+export const NullableJsonNullValueInput = {
+  DbNull: DbNull,
+  JsonNull: JsonNull
+} as const
+
+export type NullableJsonNullValueInput = (typeof NullableJsonNullValueInput)[keyof typeof NullableJsonNullValueInput]
 
 
 export const QueryMode = {

@@ -1,0 +1,34 @@
+// One handler per item kind: a pure parse, then a load inside the item's transaction.
+import type { Prisma } from '../prisma/generated/client/client.ts';
+import type { BusEvent } from '../subscriptions/bus.ts';
+import type { ItemKind } from './classify.ts';
+
+export type Tx = Prisma.TransactionClient;
+
+export interface ItemInput {
+  key: string;
+  name: string;
+  text: string;
+  kind: ItemKind;
+  /** the filing's form when the index knows it (SEC archive documents are named by accession only) */
+  form: string | null;
+}
+
+export interface LoadOutcome {
+  /** rows written or updated */
+  records: number;
+  /** canonical events written in the transaction, published after it commits */
+  events: BusEvent[];
+}
+
+export interface Handler<P = unknown> {
+  parse(input: ItemInput): P;
+  load(tx: Tx, parsed: P, input: ItemInput): Promise<LoadOutcome>;
+}
+
+export function handler<P>(h: Handler<P>): Handler<unknown> {
+  return h as Handler<unknown>;
+}
+
+/** Raised for an item that is not an error but has nothing for this ingest (market data, say). */
+export class NotForThisIngest extends Error {}

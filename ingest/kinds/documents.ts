@@ -1,0 +1,126 @@
+// Filing documents: 10-K/10-Q (sections and inline XBRL facts), 8-K (events), offering
+// documents (cover pages), proxy statements. A corpus file or an SEC archive path names the
+// accession; a full submission (.txt) also carries the filing's header.
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import { namedInPath } from '../classify.ts';
+import { handler, NotForThisIngest, type Tx } from '../handlers.ts';
+import { digest, orderDate } from '../load/common.ts';
+import { ensureEntities } from '../load/entities.ts';
+import { writeDocumentEvents, type EventFields } from '../load/events.ts';
+import { loadFacts } from '../load/facts.ts';
+import { upsertFilings } from '../load/filings.ts';
+import { parseEightK } from '../parsers/eightK.ts';
+import { parseOffering } from '../parsers/offerings.ts';
+import { isSgmlSubmission, parseSgmlSubmission } from '../parsers/sgml.ts';
+import { splitSections } from '../parsers/sections.ts';
+import { parseInlineXbrl } from '../parsers/xbrlInstance.ts';
+
+/** The filing a document belongs to: known from the index, or described by the document's own header. */
+async function filingFor(tx: Tx, key: string, header: { accessionNumber: string | null; cik: string | null; form: string | null; filedAt: string | null; reportDate?: string | null }) {
+  const accessionNumber = header.accessionNumber ?? namedInPath(key).accessionNumber;
+  if (!accessionNumber) return { filing: null, events: [] };
+  const known = await tx.filing.findUnique({ where: { accessionNumber } });
+  if (known) return { filing: known, events: [] };
+  if (!header.cik || !header.form) {
+    throw new Error(`filing ${accessionNumber} is not in the index and its document does not say who filed it; ingest the company's submissions first`);
+  }
+  // Known only from its document: the filing date stays unknown (null) until an index names it.
+  await ensureEntities(tx, [{ cik: header.cik, name: null }]);
+  const { events } = await upsertFilings(tx, [{ accessionNumber, cik: header.cik, form: header.form, filedAt: header.filedAt, reportDate: header.reportDate ?? null }]);
+  return { filing: await tx.filing.findUniqueOrThrow({ where: { accessionNumber } }), events };
+}
+
+/** The primary HTML of a document: the file itself, or the first document of a full submission. */
+function primaryHtml(text: string) {
+  if (!isSgmlSubmission(text)) return { html: text, header: null };
+  const submission = parseSgmlSubmission(text);
+  const company = submission.filers[0] ?? submission.subjectCompanies[0] ?? null;
+  return {
+    html: submission.documents[0]?.text ?? '',
+    header: { accessionNumber: submission.accessionNumber, cik: company?.cik ?? null, form: submission.formType, filedAt: submission.filedAt },
+  };
+}
+
+export const periodicReportHandler = handler({
+  parse: ({ key, text, form: indexedForm }) => {
+    const { html, header } = primaryHtml(text);
+    const named = namedInPath(key);
+    const form = header?.form ?? indexedForm ?? named.form;
+    if (!form) throw new Error('cannot tell whether this is a 10-K or a 10-Q');
+    return { html, header: header ?? { ...named, form, filedAt: null }, form, sections: splitSections(form, html) };
+  },
+  async load(tx, parsed, { key }) {
+    const { filing, events } = await filingFor(tx, key, parsed.header);
+    if (!filing) throw new Error('no accession number in the file name or the document');
+    await tx.section.deleteMany({ where: { accessionNumber: filing.accessionNumber } });
+    await tx.section.createMany({
+      data: parsed.sections.map((s) => ({ accessionNumber: filing.accessionNumber, key: s.key, title: s.title, text: s.text, ordinal: s.ordinal, charCount: s.text.length })),
+    });
+    await tx.filing.update({ where: { accessionNumber: filing.accessionNumber }, data: { documentSourceKey: key } });
+    const inline = parseInlineXbrl(parsed.html, { accessionNumber: filing.accessionNumber, form: filing.form, filedAt: filing.filedAt?.toISOString().slice(0, 10) ?? null });
+    const facts = inline.facts.length ? await loadFacts(tx, inline.facts, inline.concepts, 'inline_xbrl') : 0;
+    return { records: parsed.sections.length + facts + 1, events };
+  },
+});
+
+export const currentReportHandler = handler({
+  parse: ({ text, name }) => parseEightK({ text, name }),
+  async load(tx, report, { key }) {
+    const accessionNumber = report.accessionNumber ?? namedInPath(key).accessionNumber;
+    const { filing, events: added } = await filingFor(tx, key, { accessionNumber, cik: report.company.cik, form: report.formType, filedAt: report.filedAt, reportDate: report.periodOfReport });
+    if (filing) await tx.filing.update({ where: { accessionNumber: filing.accessionNumber }, data: { documentSourceKey: key, ...(report.items.length ? { items: report.items } : {}) } });
+    const cik = filing?.cik ?? report.company.cik;
+    if (cik) await ensureEntities(tx, [{ cik, name: report.company.name }]);
+    const events: EventFields[] = report.events.map((event) => ({
+      accessionNumber: filing?.accessionNumber ?? null,
+      cik,
+      item: event.item,
+      type: event.type,
+      eventDate: report.periodOfReport,
+      filedAt: filing?.filedAt ? filing.filedAt.toISOString().slice(0, 10) : report.filedAt,
+      confidence: 'confidence' in event ? (event.confidence as string) : 'parsingConfidence' in event ? (event.parsingConfidence as string) : null,
+      data: { ...event, company: report.company } as unknown as Prisma.InputJsonValue,
+    }));
+    const written = await writeDocumentEvents(tx, events, key);
+    return { records: written + (filing ? 1 : 0), events: added };
+  },
+});
+
+export const offeringHandler = handler({
+  parse: ({ text, name }) => parseOffering({ text, name }),
+  async load(tx, offering, { key }) {
+    const accessionNumber = offering.accessionNumber ?? namedInPath(key).accessionNumber;
+    const { filing, events: added } = await filingFor(tx, key, { accessionNumber, cik: offering.registrant.cik, form: offering.formType, filedAt: offering.filedAt });
+    const cik = filing?.cik ?? offering.registrant.cik ?? null;
+    if (cik) await ensureEntities(tx, [{ cik, name: offering.registrant.name }]);
+    const id = accessionNumber ?? `doc_${digest(key)}`;
+    const row = {
+      accessionNumber,
+      family: 'OFFERING',
+      formType: offering.formType,
+      cik,
+      filedAt: filing?.filedAt ?? (offering.filedAt ? new Date(`${offering.filedAt}T00:00:00Z`) : null),
+      periodOfReport: null,
+      orderedAt: orderDate(filing?.filedAt, offering.filedAt ? new Date(`${offering.filedAt}T00:00:00Z`) : null),
+      isSample: false,
+      parties: [{ cik, name: offering.registrant.name, role: 'issuer' }],
+      data: offering as unknown as Prisma.InputJsonValue,
+      sourceKey: key,
+    };
+    await tx.formRecord.upsert({ where: { id }, create: { id, ...row }, update: row });
+    if (filing) await tx.filing.update({ where: { accessionNumber: filing.accessionNumber }, data: { documentSourceKey: key } });
+    const written = await writeDocumentEvents(
+      tx,
+      [{ accessionNumber, cik, item: null, type: 'offering', eventDate: null, filedAt: row.filedAt?.toISOString().slice(0, 10) ?? null, confidence: offering.confidence ?? null, data: row.data }],
+      key,
+    );
+    return { records: 1 + written, events: added };
+  },
+});
+
+export const proxyHandler = handler({
+  parse: () => {
+    throw new NotForThisIngest('proxy statements (DEF 14A) are kept for the compensation and board families, which are not served yet');
+  },
+  load: async () => ({ records: 0, events: [] }),
+});

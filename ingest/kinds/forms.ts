@@ -1,0 +1,43 @@
+// Structured XML forms: each parser returns a ParsedForm; all are stored the same way.
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import { namedInPath } from '../classify.ts';
+import { handler } from '../handlers.ts';
+import { day, digest, orderDate, padCik } from '../load/common.ts';
+import { ensureEntities } from '../load/entities.ts';
+import { upsertFilings } from '../load/filings.ts';
+import type { ParsedForm } from '../parsers/records.ts';
+
+const primaryRoles = ['issuer', 'fund', 'manager', 'filer', 'subject'] as const;
+
+export function formHandler(parse: (text: string, name: string) => ParsedForm<unknown>) {
+  return handler({
+    parse: ({ text, name }) => parse(text, name),
+    async load(tx, form, { key }) {
+      const accessionNumber = form.accessionNumber ?? namedInPath(key).accessionNumber;
+      const primary = primaryRoles.map((role) => form.parties.find((p) => p.role === role && p.cik)).find(Boolean) ?? form.parties.find((p) => p.cik);
+      const cik = primary?.cik ? padCik(primary.cik) : null;
+      await ensureEntities(tx, form.parties.map((p) => ({ cik: p.cik, name: p.name, kind: p.role === 'reporting_owner' ? 'insider' : p.role === 'fund' ? 'fund' : p.role === 'manager' ? 'manager' : 'issuer' })));
+      let events: Awaited<ReturnType<typeof upsertFilings>>['events'] = [];
+      if (accessionNumber && cik && form.filedAt && !form.isSample) {
+        events = (await upsertFilings(tx, [{ accessionNumber, cik, form: form.formType, filedAt: form.filedAt, reportDate: form.periodOfReport }])).events;
+        await tx.filing.update({ where: { accessionNumber }, data: { documentSourceKey: key } });
+      }
+      const id = accessionNumber ?? `doc_${digest(key)}`;
+      const row = {
+        accessionNumber,
+        family: form.family,
+        formType: form.formType,
+        cik,
+        filedAt: day(form.filedAt),
+        periodOfReport: day(form.periodOfReport),
+        orderedAt: orderDate(day(form.filedAt), day(form.periodOfReport)),
+        isSample: form.isSample,
+        parties: form.parties as unknown as Prisma.InputJsonValue,
+        data: form.data as Prisma.InputJsonValue,
+        sourceKey: key,
+      };
+      await tx.formRecord.upsert({ where: { id }, create: { id, ...row }, update: row });
+      return { records: 1, events };
+    },
+  });
+}

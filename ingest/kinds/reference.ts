@@ -1,0 +1,79 @@
+// The SEC's own indexes: ticker maps, submissions files (entity + filings), daily/full index files.
+import { parseEdgarIndex } from '../parsers/edgarIndex.ts';
+import { parseSubmissions } from '../parsers/submissions.ts';
+import { parseCompanyTickers, parseCompanyTickersExchange } from '../parsers/tickers.ts';
+import { handler } from '../handlers.ts';
+import { chunks, padCik } from '../load/common.ts';
+import { ensureEntities, upsertEntity } from '../load/entities.ts';
+import { indexEvents, writeIndexEvents } from '../load/events.ts';
+import { upsertFilings } from '../load/filings.ts';
+
+/** The ticker map is a snapshot: the newest one replaces the previous one. */
+function tickerHandler(parse: (json: string) => { cik: string; ticker: string; name: string; exchange: string | null }[]) {
+  return handler({
+    parse: ({ text }) => parse(text),
+    async load(tx, rows) {
+      const byTicker = new Map(rows.map((r) => [r.ticker.toUpperCase(), { ...r, cik: padCik(r.cik), ticker: r.ticker.toUpperCase() }]));
+      const tickers = [...byTicker.values()];
+      // A map without exchanges must not erase the exchanges another map gave.
+      const exchanges = new Map((await tx.ticker.findMany({ where: { exchange: { not: null } } })).map((t) => [t.ticker, t.exchange]));
+      await tx.ticker.deleteMany({});
+      for (const batch of chunks(tickers, 2000)) {
+        await tx.ticker.createMany({ data: batch.map((t) => ({ ...t, exchange: t.exchange ?? exchanges.get(t.ticker) ?? null })) });
+      }
+      await ensureEntities(tx, tickers.map((t) => ({ cik: t.cik, name: t.name })));
+      return { records: tickers.length, events: [] };
+    },
+  });
+}
+
+export const tickersHandler = tickerHandler(parseCompanyTickers);
+export const tickersExchangeHandler = tickerHandler(parseCompanyTickersExchange);
+
+export const submissionsHandler = handler({
+  parse: ({ text, name }) => {
+    const page = parseSubmissions(text, name);
+    const filings = page.filings.map(({ filingDate, isXBRL, isInlineXBRL, ...f }) => ({ ...f, filedAt: filingDate, isXbrl: isXBRL, isInlineXbrl: isInlineXBRL }));
+    return { entity: page.entity, filings, cikFromName: name.match(/CIK(\d{10})/)?.[1] ?? null };
+  },
+  async load(tx, parsed, { key }) {
+    let records = 0;
+    const cik = parsed.entity?.cik ?? parsed.cikFromName;
+    if (parsed.entity) {
+      const e = parsed.entity;
+      records += await upsertEntity(tx, {
+        cik: e.cik,
+        name: e.name,
+        kind: e.insiderTransactionForOwnerExists && !e.insiderTransactionForIssuerExists && !e.tickers.length ? 'insider' : 'issuer',
+        entityType: e.entityType,
+        sic: e.sic,
+        sicDescription: e.sicDescription,
+        stateOfIncorporation: e.stateOfIncorporation,
+        fiscalYearEnd: e.fiscalYearEnd,
+        tickers: e.tickers,
+        exchanges: e.exchanges.filter((x): x is string => x !== null),
+        formerNames: e.formerNames,
+        hasSubmissions: true,
+      });
+    } else if (cik) {
+      await ensureEntities(tx, [{ cik, name: null }]);
+    }
+    const tickers = parsed.entity ? new Map([[padCik(parsed.entity.cik), parsed.entity.tickers]]) : new Map<string, string[]>();
+    const filings = await upsertFilings(tx, parsed.filings, tickers);
+    records += filings.records;
+    records += await writeIndexEvents(tx, parsed.filings.flatMap(indexEvents), key);
+    return { records, events: filings.events };
+  },
+});
+
+export const edgarIndexHandler = handler({
+  parse: ({ text, name }) => parseEdgarIndex(text, name),
+  async load(tx, parsed) {
+    await ensureEntities(tx, parsed.rows.map((r) => ({ cik: r.cik, name: r.companyName })));
+    const filings = await upsertFilings(
+      tx,
+      parsed.rows.filter((r) => r.accessionNumber).map((r) => ({ accessionNumber: r.accessionNumber!, cik: r.cik, form: r.form, filedAt: r.dateFiled })),
+    );
+    return filings;
+  },
+});

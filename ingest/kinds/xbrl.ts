@@ -1,0 +1,29 @@
+// XBRL: companyfacts JSON and instance documents.
+import { parseCompanyFacts } from '../parsers/companyFacts.ts';
+import { parseXbrlInstance } from '../parsers/xbrlInstance.ts';
+import { namedInPath } from '../classify.ts';
+import { handler } from '../handlers.ts';
+import { upsertEntity } from '../load/entities.ts';
+import { loadFacts } from '../load/facts.ts';
+
+export const companyFactsHandler = handler({
+  parse: ({ text }) => parseCompanyFacts(text),
+  async load(tx, parsed) {
+    await upsertEntity(tx, { cik: parsed.cik, name: parsed.entityName });
+    return { records: await loadFacts(tx, parsed.facts, parsed.concepts, 'companyfacts', parsed.entityName), events: [] };
+  },
+});
+
+export const xbrlInstanceHandler = handler({
+  parse: ({ key }) => {
+    const named = namedInPath(key);
+    if (!named.accessionNumber) throw new Error('an XBRL instance needs its accession number in the file name to be cited');
+    return named as { accessionNumber: string; form: string | null };
+  },
+  async load(tx, named, { text, key }) {
+    const filing = await tx.filing.findUnique({ where: { accessionNumber: named.accessionNumber } });
+    const form = filing?.form ?? key.match(/_(10-K|10-Q|20-F|40-F)_/)?.[1] ?? 'unknown';
+    const parsed = parseXbrlInstance(text, { accessionNumber: named.accessionNumber, form, filedAt: filing?.filedAt ? filing.filedAt.toISOString().slice(0, 10) : null });
+    return { records: await loadFacts(tx, parsed.facts, parsed.concepts, 'xbrl_instance'), events: [] };
+  },
+});

@@ -1,0 +1,64 @@
+// Events a filing discloses. The index (a submissions file's 8-K items, form types) gives an
+// event with no content; the document, once ingested, replaces it with what it says.
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Tx } from '../handlers.ts';
+import { day, digest, orderDate } from './common.ts';
+
+export interface EventFields {
+  accessionNumber: string | null;
+  cik: string | null;
+  item: string | null;
+  type: string;
+  eventDate: string | null;
+  filedAt: string | null;
+  confidence: string | null;
+  data: Prisma.InputJsonValue;
+}
+
+const itemEventTypes: Record<string, string> = { '4.01': 'auditor_change', '4.02': 'restatement', '5.02': 'officer_change', '5.07': 'voting_results' };
+const mergerForms = new Set(['S-4', 'S-4/A', 'F-4', 'F-4/A', 'DEFM14A', 'PREM14A', 'DEFM14C', '425', 'SC TO-T', 'SC TO-T/A', 'SC 14D9', 'SC 14D9/A']);
+const offeringForms = new Set(['S-1', 'S-1/A', 'F-1', 'F-1/A', '424B4']);
+
+/** The events the index alone tells of a filing: its 8-K items, merger and offering forms. */
+export function indexEvents(filing: { accessionNumber: string; cik: string; form: string; filedAt: string; reportDate?: string | null; items?: string[] }): EventFields[] {
+  const base = { accessionNumber: filing.accessionNumber, cik: filing.cik, eventDate: filing.reportDate ?? null, filedAt: filing.filedAt, confidence: null };
+  const events: EventFields[] = [];
+  for (const item of filing.items ?? []) {
+    const type = itemEventTypes[item] ?? (item === '1.01' || item === '2.01' ? 'ma_signal' : null);
+    if (type) events.push({ ...base, item, type, data: { form: filing.form, items: filing.items ?? [] } });
+  }
+  if (mergerForms.has(filing.form)) events.push({ ...base, item: null, type: 'ma_signal', data: { form: filing.form } });
+  if (offeringForms.has(filing.form)) events.push({ ...base, item: null, type: 'offering', data: { form: filing.form } });
+  return events;
+}
+
+/** Index events for filings whose document has not given us that event already. */
+export async function writeIndexEvents(tx: Tx, events: EventFields[], sourceKey: string): Promise<number> {
+  if (!events.length) return 0;
+  const fromDocuments = await tx.filingEvent.findMany({
+    where: { fromIndexOnly: false, accessionNumber: { in: [...new Set(events.map((e) => e.accessionNumber!))] } },
+    select: { accessionNumber: true, type: true },
+  });
+  const covered = new Set(fromDocuments.map((e) => `${e.accessionNumber}:${e.type}`));
+  const rows = events
+    .filter((e) => !covered.has(`${e.accessionNumber}:${e.type}`))
+    .map((e) => ({ id: digest('index', e.accessionNumber, e.item, e.type), ...eventRow(e), fromIndexOnly: true, sourceKey }));
+  return (await tx.filingEvent.createMany({ data: rows, skipDuplicates: true })).count;
+}
+
+/** A document's events replace what an earlier read of it and the index said about that filing. */
+export async function writeDocumentEvents(tx: Tx, events: EventFields[], sourceKey: string): Promise<number> {
+  await tx.filingEvent.deleteMany({ where: { sourceKey, fromIndexOnly: false } });
+  const accessions = [...new Set(events.map((e) => e.accessionNumber).filter((a): a is string => !!a))];
+  if (accessions.length) {
+    await tx.filingEvent.deleteMany({ where: { fromIndexOnly: true, accessionNumber: { in: accessions }, type: { in: [...new Set(events.map((e) => e.type))] } } });
+  }
+  const rows = events.map((e, ordinal) => ({ id: digest('document', sourceKey, e.item, e.type, ordinal), ...eventRow(e), fromIndexOnly: false, sourceKey }));
+  return (await tx.filingEvent.createMany({ data: rows })).count;
+}
+
+function eventRow(e: EventFields) {
+  const eventDate = day(e.eventDate);
+  const filedAt = day(e.filedAt);
+  return { accessionNumber: e.accessionNumber, cik: e.cik, item: e.item, type: e.type, eventDate, filedAt, orderedAt: orderDate(filedAt, eventDate), confidence: e.confidence, data: e.data };
+}

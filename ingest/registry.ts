@@ -1,0 +1,46 @@
+// Which handler ingests which kind of item.
+import type { ItemKind } from './classify.ts';
+import { NotForThisIngest, handler, type Handler } from './handlers.ts';
+import { currentReportHandler, offeringHandler, periodicReportHandler, proxyHandler } from './kinds/documents.ts';
+import { formHandler } from './kinds/forms.ts';
+import { edgarIndexHandler, submissionsHandler, tickersExchangeHandler, tickersHandler } from './kinds/reference.ts';
+import { companyFactsHandler, xbrlInstanceHandler } from './kinds/xbrl.ts';
+import { parseForm13f } from './parsers/form13f.ts';
+import { parseForm144 } from './parsers/form144.ts';
+import { parseFormC } from './parsers/formC.ts';
+import { parseFormD } from './parsers/formD.ts';
+import { parseNcen } from './parsers/ncen.ts';
+import { parseNport } from './parsers/nport.ts';
+import { parseNpx } from './parsers/npx.ts';
+import { parseOwnership } from './parsers/ownership.ts';
+import { parseSchedule13 } from './parsers/schedule13.ts';
+
+const notEdgar = handler({
+  parse: () => {
+    throw new NotForThisIngest('market, factor and macro files are not EDGAR data; the analytics ingest loads them');
+  },
+  load: async () => ({ records: 0, events: [] }),
+});
+
+export const handlers: Partial<Record<ItemKind, Handler<unknown>>> = {
+  company_tickers: tickersHandler,
+  company_tickers_exchange: tickersExchangeHandler,
+  submissions: submissionsHandler,
+  edgar_index: edgarIndexHandler,
+  companyfacts: companyFactsHandler,
+  xbrl_instance: xbrlInstanceHandler,
+  periodic_report: periodicReportHandler,
+  current_report: currentReportHandler,
+  offering: offeringHandler,
+  proxy: proxyHandler,
+  form_d: formHandler(parseFormD),
+  form_144: formHandler(parseForm144),
+  form_c: formHandler(parseFormC),
+  schedule_13: formHandler(parseSchedule13),
+  form_npx: formHandler(parseNpx),
+  form_13f: formHandler(parseForm13f),
+  ownership: formHandler(parseOwnership),
+  form_ncen: formHandler(parseNcen),
+  form_nport: formHandler(parseNport),
+  market_data: notEdgar,
+};

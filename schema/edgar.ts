@@ -1,0 +1,209 @@
+// Entities, filings and their sections.
+import { requireDataAccess } from '../resolvers/access.ts';
+import { isoDay, citationUrl } from '../resolvers/citations.ts';
+import { cikFor, resolveEntity } from '../resolvers/entities.ts';
+import { latestFiling, latestSection } from '../resolvers/latest.ts';
+import { ApiError } from '../server/errors.ts';
+import { builder } from './builder.ts';
+
+export const EntityRef = builder.prismaObject('Entity', {
+  description: 'A party known to EDGAR (issuer, fund, manager or insider), keyed by its CIK.',
+  fields: (t) => ({
+    cik: t.exposeString('cik', { description: '10-digit Central Index Key' }),
+    name: t.exposeString('name'),
+    kind: t.exposeString('kind', { description: 'issuer, fund, manager, insider or other' }),
+    entityType: t.exposeString('entityType', { nullable: true }),
+    sic: t.exposeString('sic', { nullable: true }),
+    sicDescription: t.exposeString('sicDescription', { nullable: true }),
+    stateOfIncorporation: t.exposeString('stateOfIncorporation', { nullable: true }),
+    fiscalYearEnd: t.exposeString('fiscalYearEnd', { nullable: true, description: 'MMDD' }),
+    tickers: t.exposeStringList('tickers'),
+    exchanges: t.exposeStringList('exchanges'),
+    filingsCovered: t.exposeBoolean('hasSubmissions', { description: 'Whether EDGAR\'s filing index of this entity was ingested; without it the filings below are only those other sources named.' }),
+    filings: t.relatedConnection('filings', {
+      cursor: 'accessionNumber',
+      args: { form: t.arg.string() },
+      query: (args) => ({ where: args.form ? { form: args.form } : {}, orderBy: [{ orderedAt: 'desc' }, { accessionNumber: 'desc' }] }),
+      description: 'Filings, newest first.',
+    }),
+  }),
+});
+
+export const FilingRef = builder.prismaObject('Filing', {
+  description: 'A filing: its index metadata, and its sections when its document was ingested.',
+  fields: (t) => ({
+    accessionNumber: t.exposeString('accessionNumber'),
+    cik: t.exposeString('cik'),
+    form: t.exposeString('form'),
+    filedAt: t.expose('filedAt', { type: 'Date', nullable: true, description: 'Null only for a filing known from its own document, which does not state its filing date' }),
+    acceptedAt: t.expose('acceptedAt', { type: 'DateTime', nullable: true }),
+    reportDate: t.expose('reportDate', { type: 'Date', nullable: true, description: 'Period of report, or date of the event for an 8-K' }),
+    items: t.exposeStringList('items', { description: '8-K item numbers' }),
+    primaryDocument: t.exposeString('primaryDocument', { nullable: true }),
+    primaryDocDescription: t.exposeString('primaryDocDescription', { nullable: true }),
+    citationUrl: t.string({ resolve: (f) => citationUrl(f.cik, f.accessionNumber, f.primaryDocument) }),
+    documentIngested: t.boolean({ description: 'Whether the filing\'s own document was ingested (sections, events and structured data come from it)', resolve: (f) => f.documentSourceKey !== null }),
+    entity: t.relation('entity'),
+    sections: t.relation('sections', { query: { orderBy: { ordinal: 'asc' } }, description: 'Sections of the document, in order (empty when the document was not ingested)' }),
+  }),
+});
+
+builder.prismaObject('Section', {
+  description: 'A section of a filing\'s document, e.g. item_1a (Risk Factors) of a 10-K.',
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'item_1a, item_7, part1_item2, …' }),
+    title: t.exposeString('title'),
+    text: t.exposeString('text'),
+    charCount: t.exposeInt('charCount'),
+    ordinal: t.exposeInt('ordinal'),
+    filing: t.relation('filing'),
+  }),
+});
+
+const EntityMatch = builder.objectRef<{ cik: string; matchedBy: string; confidence: number }>('EntityMatch').implement({
+  description: 'An entity an identifier resolved to, with how and how surely.',
+  fields: (t) => ({
+    matchedBy: t.exposeString('matchedBy', { description: 'ticker, cik, name_exact, name_prefix or name_contains' }),
+    confidence: t.exposeFloat('confidence', { description: '1 for a ticker or CIK, less for a name' }),
+    entity: t.prismaField({ type: 'Entity', resolve: (query, m, _args, ctx) => ctx.prisma.entity.findUniqueOrThrow({ ...query, where: { cik: m.cik } }) }),
+  }),
+});
+
+const EntityPage = builder.objectRef<{ where: object; offset: number; limit: number }>('EntityPage').implement({
+  description: 'A page of entities (offset pagination).',
+  fields: (t) => ({
+    offset: t.exposeInt('offset'),
+    limit: t.exposeInt('limit'),
+    total: t.int({ resolve: (p, _args, ctx) => ctx.prisma.entity.count({ where: p.where }) }),
+    items: t.prismaField({
+      type: ['Entity'],
+      resolve: (query, p, _args, ctx) => ctx.prisma.entity.findMany({ ...query, where: p.where, orderBy: [{ name: 'asc' }, { cik: 'asc' }], skip: p.offset, take: p.limit }),
+    }),
+  }),
+});
+
+export const maxPageSize = 100;
+
+function pageSize(limit: number | null | undefined, name = 'limit') {
+  const size = limit ?? 25;
+  if (!Number.isInteger(size) || size < 1 || size > maxPageSize) {
+    throw new ApiError('invalid_query_parameter', `${name} must be 1 to ${maxPageSize}.`, { details: { parameter: name } });
+  }
+  return size;
+}
+
+builder.queryFields((t) => ({
+  entities: t.field({
+    type: EntityPage,
+    description: 'Search entities by name, ticker or CIK, ordered by name (offset pagination).',
+    args: { query: t.arg.string(), kind: t.arg.string(), offset: t.arg.int(), limit: t.arg.int() },
+    resolve: (_root, args, ctx) => {
+      requireDataAccess(ctx);
+      const q = args.query?.trim();
+      const where = {
+        ...(args.kind ? { kind: args.kind } : {}),
+        ...(q ? { OR: [{ name: { contains: q, mode: 'insensitive' as const } }, { tickers: { has: q.toUpperCase() } }, ...(/^\d{1,10}$/.test(q) ? [{ cik: q.padStart(10, '0') }] : [])] } : {}),
+      };
+      return { where, offset: args.offset ?? 0, limit: pageSize(args.limit) };
+    },
+  }),
+  entity: t.prismaField({
+    type: 'Entity',
+    nullable: true,
+    args: { cik: t.arg.string(), ticker: t.arg.string() },
+    resolve: async (query, _root, args, ctx) => {
+      requireDataAccess(ctx);
+      const cik = await cikFor(ctx.prisma, args);
+      return cik ? ctx.prisma.entity.findUnique({ ...query, where: { cik } }) : null;
+    },
+  }),
+  resolveEntity: t.field({
+    type: [EntityMatch],
+    description: 'Resolve a ticker, CIK or name to entities, best match first.',
+    args: { identifier: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => {
+      requireDataAccess(ctx);
+      return resolveEntity(ctx.prisma, args.identifier);
+    },
+  }),
+  filing: t.prismaField({
+    type: 'Filing',
+    nullable: true,
+    args: { accessionNumber: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) => {
+      requireDataAccess(ctx);
+      return ctx.prisma.filing.findUnique({ ...query, where: { accessionNumber: args.accessionNumber } });
+    },
+  }),
+  filings: t.prismaConnection({
+    type: 'Filing',
+    cursor: 'accessionNumber',
+    description: 'Filings ordered by acceptance time, newest first.',
+    defaultSize: 25,
+    maxSize: maxPageSize,
+    args: { cik: t.arg.string(), ticker: t.arg.string(), form: t.arg.string(), filedFrom: t.arg({ type: 'Date' }), filedTo: t.arg({ type: 'Date' }) },
+    resolve: async (query, _root, args, ctx) => {
+      requireDataAccess(ctx);
+      const cik = args.ticker || args.cik ? await cikFor(ctx.prisma, args) : undefined;
+      if (cik === null) return [];
+      return ctx.prisma.filing.findMany({
+        ...query,
+        where: {
+          ...(cik ? { cik } : {}),
+          ...(args.form ? { form: args.form } : {}),
+          ...(args.filedFrom || args.filedTo ? { filedAt: { ...(args.filedFrom ? { gte: new Date(args.filedFrom) } : {}), ...(args.filedTo ? { lte: new Date(args.filedTo) } : {}) } } : {}),
+        },
+        orderBy: [{ orderedAt: 'desc' }, { accessionNumber: 'desc' }],
+      });
+    },
+  }),
+}));
+
+
+const LatestSection = builder.objectRef<{ section: { accessionNumber: string; key: string }; filing: { accessionNumber: string } }>('LatestSection').implement({
+  description: 'A section of the newest filing of a form.',
+  fields: (t) => ({
+    section: t.prismaField({ type: 'Section', resolve: (query, r, _args, ctx) => ctx.prisma.section.findUniqueOrThrow({ ...query, where: { accessionNumber_key: r.section } }) }),
+    filing: t.prismaField({ type: 'Filing', resolve: (query, r, _args, ctx) => ctx.prisma.filing.findUniqueOrThrow({ ...query, where: { accessionNumber: r.filing.accessionNumber } }) }),
+  }),
+});
+
+export async function requireCik(ctx: { prisma: Parameters<typeof cikFor>[0] }, args: { ticker?: string | null; cik?: string | null }) {
+  if (!args.ticker && !args.cik) throw new ApiError('invalid_query_parameter', 'Name the company with ticker or cik.', { details: { parameter: 'ticker', acceptedValues: ['ticker', 'cik'] } });
+  const cik = await cikFor(ctx.prisma, args);
+  if (!cik) throw new ApiError('entity_not_found', `No entity with ${args.ticker ? `ticker ${args.ticker}` : `CIK ${args.cik}`} is known.`);
+  return cik;
+}
+
+builder.queryFields((t) => ({
+  filingSection: t.prismaField({
+    type: 'Section',
+    nullable: true,
+    description: 'A section of a filing named by accession number.',
+    args: { accessionNumber: t.arg.string({ required: true }), key: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) => {
+      requireDataAccess(ctx);
+      return ctx.prisma.section.findUnique({ ...query, where: { accessionNumber_key: { accessionNumber: args.accessionNumber, key: args.key } } });
+    },
+  }),
+  latestFiling: t.prismaField({
+    type: 'Filing',
+    description: 'The newest filing of a form by a company, as EDGAR\'s index knows it (its document may not be ingested: see documentIngested).',
+    args: { ticker: t.arg.string(), cik: t.arg.string(), form: t.arg.string({ defaultValue: '10-K' }) },
+    resolve: async (query, _root, args, ctx) => {
+      requireDataAccess(ctx);
+      const filing = await latestFiling(ctx.prisma, await requireCik(ctx, args), args.form ?? '10-K');
+      return ctx.prisma.filing.findUniqueOrThrow({ ...query, where: { accessionNumber: filing.accessionNumber } });
+    },
+  }),
+  latestSection: t.field({
+    type: LatestSection,
+    description: 'A section of the newest filing of a form. When that filing\'s document was not ingested the answer is an error that says so and names the newest ingested filing with the section.',
+    args: { ticker: t.arg.string(), cik: t.arg.string(), form: t.arg.string({ defaultValue: '10-K' }), key: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      requireDataAccess(ctx);
+      return latestSection(ctx.prisma, await requireCik(ctx, args), args.form ?? '10-K', args.key);
+    },
+  }),
+}));
+

@@ -1,0 +1,182 @@
+// Reported facts (with the tag the issuer actually uses), normalized statements and segments.
+import { requireDataAccess } from '../resolvers/access.ts';
+import { citationUrl } from '../resolvers/citations.ts';
+import { companySegments, companyStatements, factSeries } from '../resolvers/financials.ts';
+import type { SegmentAxis, SegmentMember, SegmentPeriod, SegmentReport } from '../resolvers/segments.ts';
+import type { FactSource, StatementBundle, StatementLine, StatementPeriod } from '../resolvers/statements.ts';
+import { builder } from './builder.ts';
+import { maxPageSize, requireCik } from './edgar.ts';
+
+const FactRef = builder.prismaObject('Fact', {
+  description: 'One reported XBRL value, as filed, with the filing it came from.',
+  fields: (t) => ({
+    taxonomy: t.exposeString('taxonomy'),
+    tag: t.exposeString('tag'),
+    unit: t.exposeString('unit'),
+    value: t.exposeString('value', { description: 'The exact decimal as filed' }),
+    periodStart: t.expose('periodStart', { type: 'Date', nullable: true }),
+    periodEnd: t.expose('periodEnd', { type: 'Date', description: 'The instant, for an instant fact' }),
+    isInstant: t.exposeBoolean('isInstant'),
+    fy: t.exposeInt('fy', { nullable: true }),
+    fp: t.exposeString('fp', { nullable: true }),
+    form: t.exposeString('form', { nullable: true }),
+    frame: t.exposeString('frame', { nullable: true }),
+    accessionNumber: t.exposeString('accessionNumber'),
+    filedAt: t.expose('filedAt', { type: 'Date', nullable: true }),
+    dimensions: t.expose('dimensions', { type: 'JSON' }),
+    citationUrl: t.string({ resolve: (f) => citationUrl(f.cik, f.accessionNumber) }),
+  }),
+});
+
+const Source = builder.objectRef<FactSource & { cik: string }>('FactSource').implement({
+  description: 'The fact a value came from.',
+  fields: (t) => ({
+    taxonomy: t.exposeString('taxonomy'),
+    tag: t.exposeString('tag'),
+    value: t.exposeString('value'),
+    accessionNumber: t.exposeString('accessionNumber'),
+    form: t.exposeString('form', { nullable: true }),
+    filedAt: t.exposeString('filedAt', { nullable: true }),
+    periodStart: t.exposeString('periodStart', { nullable: true }),
+    periodEnd: t.exposeString('periodEnd'),
+    citationUrl: t.string({ resolve: (s) => citationUrl(s.cik, s.accessionNumber) }),
+  }),
+});
+
+const withCik = (cik: string, source: FactSource | null) => (source ? { ...source, cik } : null);
+
+const Line = builder.objectRef<StatementLine & { cik: string }>('StatementLine').implement({
+  description: 'A normalized statement line: its value and the fact behind it, or why there is none.',
+  fields: (t) => ({
+    key: t.exposeString('key'),
+    label: t.exposeString('label'),
+    value: t.exposeString('value', { nullable: true }),
+    unit: t.exposeString('unit', { nullable: true }),
+    fact: t.field({ type: Source, nullable: true, resolve: (l) => withCik(l.cik, l.fact) }),
+    restatedFrom: t.field({ type: Source, nullable: true, description: 'The value as first filed, when a later filing changed it', resolve: (l) => withCik(l.cik, l.restatedFrom) }),
+    derived: t.exposeBoolean('derived', { description: 'True for a quarter computed from other reported values (Q4 = FY − Q1 − Q2 − Q3)' }),
+    derivation: t.field({ type: 'JSON', nullable: true, resolve: (l) => l.derivation }),
+    missing: t.exposeString('missing', { nullable: true, description: 'not_reported, not_covered or not_derivable; never a 0 in place of a value' }),
+    note: t.exposeString('note', { nullable: true }),
+  }),
+});
+
+const lines = (cik: string, record: Record<string, StatementLine>) => Object.values(record).map((line) => ({ ...line, cik }));
+
+const Period = builder.objectRef<StatementPeriod & { cik: string }>('StatementPeriod').implement({
+  fields: (t) => ({
+    fiscalYear: t.exposeInt('fiscalYear'),
+    fiscalPeriod: t.exposeString('fiscalPeriod', { description: 'FY, Q1, Q2, Q3 or Q4' }),
+    periodStart: t.exposeString('periodStart'),
+    periodEnd: t.exposeString('periodEnd'),
+    income: t.field({ type: [Line], resolve: (p) => lines(p.cik, p.income) }),
+    balanceSheet: t.field({ type: [Line], resolve: (p) => lines(p.cik, p.balanceSheet) }),
+    cashFlow: t.field({ type: [Line], resolve: (p) => lines(p.cik, p.cashFlow) }),
+  }),
+});
+
+const Bundle = builder.objectRef<StatementBundle & { cik: string }>('StatementBundle').implement({
+  description: 'Income statement, balance sheet and cash flow, most recent period first.',
+  fields: (t) => ({
+    cik: t.exposeString('cik'),
+    period: t.exposeString('period', { description: 'annual or quarterly' }),
+    taxonomy: t.exposeString('taxonomy', { nullable: true }),
+    currency: t.exposeString('currency', { nullable: true }),
+    periods: t.field({ type: [Period], resolve: (b) => b.periods.map((p) => ({ ...p, cik: b.cik })) }),
+  }),
+});
+
+const Member = builder.objectRef<SegmentMember & { cik: string }>('SegmentMember').implement({
+  fields: (t) => ({
+    member: t.exposeString('member'),
+    revenue: t.exposeString('revenue'),
+    fact: t.field({ type: Source, resolve: (m) => withCik(m.cik, m.fact)! }),
+    shareOfTotal: t.exposeString('shareOfTotal', { nullable: true, description: 'Share of consolidated revenue, 4 decimal places' }),
+    inBreakdown: t.exposeBoolean('inBreakdown', { description: 'False for a subtotal of other members' }),
+    operatingIncome: t.exposeString('operatingIncome', { nullable: true }),
+    operatingMargin: t.exposeString('operatingMargin', { nullable: true }),
+    priorRevenue: t.exposeString('priorRevenue', { nullable: true }),
+    yoyGrowth: t.exposeString('yoyGrowth', { nullable: true }),
+  }),
+});
+
+const SegPeriod = builder.objectRef<SegmentPeriod & { cik: string }>('SegmentPeriod').implement({
+  fields: (t) => ({
+    periodStart: t.exposeString('periodStart'),
+    periodEnd: t.exposeString('periodEnd'),
+    revenueTag: t.exposeString('revenueTag'),
+    unit: t.exposeString('unit'),
+    total: t.string({ nullable: true, resolve: (p) => p.total?.value ?? null }),
+    breakdownSum: t.exposeString('breakdownSum'),
+    confidence: t.exposeString('confidence', { description: 'reported or low_confidence' }),
+    reason: t.exposeString('reason'),
+    members: t.field({ type: [Member], resolve: (p) => p.members.map((m) => ({ ...m, cik: p.cik })) }),
+  }),
+});
+
+const Axis = builder.objectRef<SegmentAxis & { cik: string }>('SegmentAxis').implement({
+  fields: (t) => ({
+    axis: t.exposeString('axis'),
+    kind: t.exposeString('kind', { description: 'product, geographic or operating' }),
+    confidence: t.exposeString('confidence', { description: 'reported when the members add up to the consolidated total, else low_confidence' }),
+    periods: t.field({ type: [SegPeriod], resolve: (a) => a.periods.map((p) => ({ ...p, cik: a.cik })) }),
+  }),
+});
+
+const Segments = builder.objectRef<SegmentReport & { cik: string }>('SegmentReport').implement({
+  description: 'Revenue by product line, geography and operating segment, from dimensional XBRL facts.',
+  fields: (t) => ({
+    cik: t.exposeString('cik'),
+    rounding: t.exposeString('rounding'),
+    axes: t.field({ type: [Axis], resolve: (r) => r.axes.map((a) => ({ ...a, cik: r.cik })) }),
+  }),
+});
+
+const FactSeries = builder.objectRef<Awaited<ReturnType<typeof factSeries>> & { cik: string }>('FactSeries').implement({
+  description: 'Reported values of one concept: the tag asked for, the tag the issuer uses, and the facts.',
+  fields: (t) => ({
+    cik: t.exposeString('cik'),
+    requestedTag: t.string({ resolve: (s) => s.resolution.requestedTag }),
+    resolvedTag: t.string({ nullable: true, resolve: (s) => s.resolution.resolvedTag }),
+    taxonomy: t.string({ nullable: true, resolve: (s) => s.resolution.taxonomy }),
+    resolution: t.string({ description: 'exact, alias or not_reported', resolve: (s) => s.resolution.reason }),
+    explanation: t.string({ resolve: (s) => s.resolution.explanation }),
+    label: t.exposeString('label', { nullable: true }),
+    facts: t.field({ type: [FactRef], resolve: (s) => s.facts }),
+    factsCovered: t.int({ description: 'How many facts of this company are held', resolve: (s) => s.coverage.facts }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  facts: t.field({
+    type: FactSeries,
+    description: 'Reported facts of a company for a tag or line item (Revenues resolves to the tag the issuer actually uses).',
+    args: { ticker: t.arg.string(), cik: t.arg.string(), tag: t.arg.string({ required: true }), form: t.arg.string(), unit: t.arg.string(), limit: t.arg.int({ defaultValue: 25 }) },
+    resolve: async (_root, args, ctx) => {
+      requireDataAccess(ctx);
+      const cik = await requireCik(ctx, args);
+      const limit = Math.min(Math.max(args.limit ?? 25, 1), maxPageSize);
+      return { ...(await factSeries(ctx.prisma, cik, { tag: args.tag, form: args.form, unit: args.unit, limit })), cik };
+    },
+  }),
+  statements: t.field({
+    type: Bundle,
+    description: 'Normalized income statement, balance sheet and cash flow.',
+    args: { ticker: t.arg.string(), cik: t.arg.string(), period: t.arg.string({ defaultValue: 'annual' }), limit: t.arg.int({ defaultValue: 4 }) },
+    resolve: async (_root, args, ctx) => {
+      requireDataAccess(ctx);
+      const cik = await requireCik(ctx, args);
+      const period = args.period === 'quarterly' ? 'quarterly' : 'annual';
+      return { ...(await companyStatements(ctx.prisma, cik, period, Math.min(Math.max(args.limit ?? 4, 1), 40))), cik };
+    },
+  }),
+  segments: t.field({
+    type: Segments,
+    args: { ticker: t.arg.string(), cik: t.arg.string() },
+    resolve: async (_root, args, ctx) => {
+      requireDataAccess(ctx);
+      const cik = await requireCik(ctx, args);
+      return { ...(await companySegments(ctx.prisma, cik)), cik };
+    },
+  }),
+}));

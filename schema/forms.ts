@@ -1,0 +1,152 @@
+// Structured forms and the events filings disclose.
+import { requireDataAccess } from '../resolvers/access.ts';
+import { assertAccess } from '../resolvers/access.ts';
+import { citationUrl } from '../resolvers/citations.ts';
+import { cikFor } from '../resolvers/entities.ts';
+import { builder } from './builder.ts';
+import { maxPageSize } from './edgar.ts';
+
+builder.prismaObject('FormRecord', {
+  description: 'A structured form (Form D, 144, C, 13F, 3/4/5, 13D/G, N-CEN, N-PORT, N-PX, offering cover page) as parsed from its document.',
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'The accession number, or `doc_…` for a document that does not carry one' }),
+    accessionNumber: t.exposeString('accessionNumber', { nullable: true }),
+    family: t.exposeString('family', { description: 'D, 144, C, 13F, OWNERSHIP, 13DG, NCEN, NPORT, NPX or OFFERING' }),
+    formType: t.exposeString('formType', { description: 'As filed, e.g. D/A or C-U' }),
+    cik: t.exposeString('cik', { nullable: true, description: 'The primary subject: issuer, fund, manager or filer' }),
+    filedAt: t.expose('filedAt', { type: 'Date', nullable: true }),
+    periodOfReport: t.expose('periodOfReport', { type: 'Date', nullable: true }),
+    isSample: t.exposeBoolean('isSample', { description: 'True for the SEC\'s published specification samples (fictitious data)' }),
+    parties: t.expose('parties', { type: 'JSON' }),
+    data: t.expose('data', { type: 'JSON', description: 'The form\'s fields as filed; shape per family in the OpenAPI document' }),
+    citationUrl: t.string({ nullable: true, resolve: (f) => (f.accessionNumber && f.cik ? citationUrl(f.cik, f.accessionNumber) : null) }),
+    entity: t.relation('entity', { nullable: true }),
+  }),
+});
+
+builder.prismaObject('FilingEvent', {
+  description: 'An event a filing discloses (8-K items, offerings, M&A signals).',
+  fields: (t) => ({
+    accessionNumber: t.exposeString('accessionNumber', { nullable: true }),
+    cik: t.exposeString('cik', { nullable: true }),
+    item: t.exposeString('item', { nullable: true, description: '8-K item number, e.g. 5.02' }),
+    type: t.exposeString('type'),
+    eventDate: t.expose('eventDate', { type: 'Date', nullable: true }),
+    filedAt: t.expose('filedAt', { type: 'Date', nullable: true }),
+    fromIndexOnly: t.exposeBoolean('fromIndexOnly', { description: 'True when only the filing index tells of the event (its document was not ingested): data then holds no content' }),
+    confidence: t.exposeString('confidence', { nullable: true }),
+    data: t.expose('data', { type: 'JSON' }),
+    entity: t.relation('entity', { nullable: true }),
+    filing: t.relation('filing', { nullable: true }),
+  }),
+});
+
+const dateRange = (from?: string | null, to?: string | null) =>
+  from || to ? { orderedAt: { ...(from ? { gte: new Date(from) } : {}), ...(to ? { lte: new Date(to) } : {}) } } : {};
+
+builder.queryFields((t) => ({
+  forms: t.prismaConnection({
+    type: 'FormRecord',
+    cursor: 'id',
+    description: 'Structured forms of a family, newest filed first.',
+    defaultSize: 25,
+    maxSize: maxPageSize,
+    args: {
+      family: t.arg.string({ required: true }),
+      formType: t.arg.string(),
+      cik: t.arg.string(),
+      ticker: t.arg.string(),
+      filedFrom: t.arg({ type: 'Date' }),
+      filedTo: t.arg({ type: 'Date' }),
+      includeSamples: t.arg.boolean({ defaultValue: false, description: 'Include the SEC\'s specification samples (fictitious data)' }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      requireDataAccess(ctx);
+      const cik = args.ticker || args.cik ? await cikFor(ctx.prisma, args) : undefined;
+      if (cik === null) return [];
+      return ctx.prisma.formRecord.findMany({
+        ...query,
+        where: {
+          family: args.family,
+          ...(args.formType ? { formType: args.formType } : {}),
+          ...(cik ? { cik } : {}),
+          ...(args.includeSamples ? {} : { isSample: false }),
+          ...dateRange(args.filedFrom, args.filedTo),
+        },
+        orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
+      });
+    },
+  }),
+  form: t.prismaField({
+    type: 'FormRecord',
+    nullable: true,
+    args: { id: t.arg.string({ required: true, description: 'Accession number or `doc_…` id' }), family: t.arg.string() },
+    resolve: (query, _root, args, ctx) => {
+      requireDataAccess(ctx);
+      return ctx.prisma.formRecord.findFirst({ ...query, where: { id: args.id, ...(args.family ? { family: args.family } : {}) } });
+    },
+  }),
+  events: t.prismaConnection({
+    type: 'FilingEvent',
+    cursor: 'id',
+    description: 'Events of one type, newest filed first.',
+    defaultSize: 25,
+    maxSize: maxPageSize,
+    args: {
+      type: t.arg.string({ required: true }),
+      cik: t.arg.string(),
+      ticker: t.arg.string(),
+      filedFrom: t.arg({ type: 'Date' }),
+      filedTo: t.arg({ type: 'Date' }),
+      meetingType: t.arg.string({ description: 'voting_results only: annual or special' }),
+    },
+    resolve: async (query, _root, args, ctx) => {
+      requireDataAccess(ctx);
+      const cik = args.ticker || args.cik ? await cikFor(ctx.prisma, args) : undefined;
+      if (cik === null) return [];
+      return ctx.prisma.filingEvent.findMany({
+        ...query,
+        where: {
+          type: args.type,
+          ...(cik ? { cik } : {}),
+          ...dateRange(args.filedFrom, args.filedTo),
+          ...(args.meetingType ? { data: { path: ['meetingType'], equals: args.meetingType } } : {}),
+        },
+        orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
+      });
+    },
+  }),
+}));
+
+const FilingAdded = builder.objectRef<{ accessionNumber: string; cik: string; form: string; tickers: string[]; eventId: string }>('FilingAddedEvent').implement({
+  description: 'A filing was ingested.',
+  fields: (t) => ({
+    eventId: t.exposeString('eventId'),
+    filing: t.prismaField({ type: 'Filing', resolve: (query, e, _args, ctx) => ctx.prisma.filing.findUniqueOrThrow({ ...query, where: { accessionNumber: e.accessionNumber } }) }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  filingAdded: t.field({
+    type: FilingAdded,
+    description: 'Filings as they are ingested, optionally only of a form, a CIK or a ticker.',
+    args: { form: t.arg.string(), cik: t.arg.string(), ticker: t.arg.string() },
+    subscribe: async function* (_root, args, ctx) {
+      assertAccess(ctx.principal, 'authenticated');
+      const cik = args.cik?.padStart(10, '0');
+      const ticker = args.ticker?.toUpperCase();
+      const abort = new AbortController();
+      try {
+        for await (const event of ctx.bus.subscribe(abort.signal)) {
+          if (event.type !== 'filing.added') continue;
+          const p = event.payload as { accessionNumber: string; cik: string; form: string; tickers: string[] };
+          if ((args.form && p.form !== args.form) || (cik && p.cik !== cik) || (ticker && !p.tickers.includes(ticker))) continue;
+          yield { ...p, eventId: event.id };
+        }
+      } finally {
+        abort.abort();
+      }
+    },
+    resolve: (event) => event,
+  }),
+}));
