@@ -19,6 +19,8 @@ export interface LoadOutcome {
   records: number;
   /** canonical events written in the transaction, published after it commits */
   events: BusEvent[];
+  /** what was left out of an item that otherwise went in (junk lines, say): recorded, listable */
+  warnings?: string[];
 }
 
 export interface Handler<P = unknown> {

@@ -17,6 +17,8 @@ export interface IngestSummary {
   source: string;
   read: number;
   written: number;
+  /** written, but with parts left out (see ingest:failures) */
+  partial: number;
   skipped: number;
   failed: number;
   records: number;
@@ -35,7 +37,7 @@ export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; log
   const { prisma, bus, logger } = deps;
   const started = Date.now();
   const run = await prisma.ingestRun.create({ data: { id: newId('run'), source: source.describe() } });
-  const summary: IngestSummary = { runId: run.id, source: source.describe(), read: 0, written: 0, skipped: 0, failed: 0, records: 0, seconds: 0 };
+  const summary: IngestSummary = { runId: run.id, source: source.describe(), read: 0, written: 0, partial: 0, skipped: 0, failed: 0, records: 0, seconds: 0 };
 
   const items: SourceItem[] = [];
   for await (const item of source.items()) items.push(item);
@@ -71,22 +73,26 @@ export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; log
 
     const kindHandler = handlers[kind];
     try {
-      if (!kindHandler) throw new NotForThisIngest(kind === 'unknown' ? 'unknown kind of file' : `no parser for ${kind}`);
+      if (!kindHandler) throw new Error(kind === 'unknown' ? 'unknown kind of file: not a layout or SEC path this ingest knows' : `no parser for ${kind}`);
       const input = { key: item.key, name: item.name, text, kind, form };
       const parsed = kindHandler.parse(input);
       const outcome = await prisma.$transaction(
         async (tx) => {
           const loaded = await kindHandler.load(tx, parsed, input);
+          // 'partial': the item went in, but some of it (listed in reason) was left out.
+          const status = loaded.warnings?.length ? 'partial' : 'ingested';
+          const reason = loaded.warnings?.length ? loaded.warnings.join('; ').slice(0, 2000) : null;
           await tx.ingestItem.upsert({
             where: { sourceKey: item.key },
-            create: { sourceKey: item.key, kind, sha256, status: 'ingested', records: loaded.records, runId: run.id },
-            update: { kind, sha256, status: 'ingested', reason: null, records: loaded.records, runId: run.id },
+            create: { sourceKey: item.key, kind, sha256, status, reason, records: loaded.records, runId: run.id },
+            update: { kind, sha256, status, reason, records: loaded.records, runId: run.id },
           });
           return loaded;
         },
         { timeout: itemTransactionMs, maxWait: itemTransactionMs },
       );
       summary.written++;
+      if (outcome.warnings?.length) summary.partial++;
       summary.records += outcome.records;
       await publishAll(bus, outcome.events);
     } catch (error) {
@@ -119,7 +125,7 @@ async function kindOf(prisma: PrismaClient, key: string) {
 }
 
 export function summaryLine(s: IngestSummary): string {
-  return `ingest ${s.runId}: read ${s.read}, written ${s.written}, skipped ${s.skipped}, failed ${s.failed} (${s.records} records) in ${s.seconds.toFixed(1)} s from ${s.source}`;
+  return `ingest ${s.runId}: read ${s.read}, written ${s.written}${s.partial ? ` (${s.partial} partly)` : ''}, skipped ${s.skipped}, failed ${s.failed} (${s.records} records) in ${s.seconds.toFixed(1)} s from ${s.source}`;
 }
 
 /** A one-line progress bar on a terminal; nothing when the output is not one. */

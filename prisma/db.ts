@@ -16,10 +16,16 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function openDatabase(target: DatabaseTarget, options: { migrate?: boolean } = {}): Promise<Database> {
+export async function openDatabase(target: DatabaseTarget, options: { migrate?: boolean; /** called with every SQL statement the client sends */ onQuery?: (sql: string) => void } = {}): Promise<Database> {
   if (target.kind === 'pglite' && !target.dataDir.startsWith('memory://')) await mkdir(target.dataDir, { recursive: true });
   const adapter = await openAdapter(target);
-  const prisma = new PrismaClient({ adapter: adapter.factory });
+  const prisma = options.onQuery
+    ? new PrismaClient({ adapter: adapter.factory, log: [{ emit: 'event', level: 'query' }] })
+    : new PrismaClient({ adapter: adapter.factory });
+  if (options.onQuery) {
+    const onQuery = options.onQuery;
+    (prisma as unknown as { $on(event: 'query', listener: (e: { query: string }) => void): void }).$on('query', (e) => onQuery(e.query));
+  }
   let appliedMigrations: string[] = [];
   if (options.migrate !== false) {
     // The engine takes a database-wide lock even when nothing is pending; instances starting

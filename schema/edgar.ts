@@ -45,6 +45,7 @@ export const FilingRef = builder.prismaObject('Filing', {
     documentIngested: t.boolean({ description: 'Whether the filing\'s own document was ingested (sections, events and structured data come from it)', resolve: (f) => f.documentSourceKey !== null }),
     entity: t.relation('entity'),
     sections: t.relation('sections', { query: { orderBy: { ordinal: 'asc' } }, description: 'Sections of the document, in order (empty when the document was not ingested)' }),
+    events: t.relation('events', { description: 'Events the filing discloses (8-K items, offerings, M&A signals)' }),
   }),
 });
 

@@ -26,9 +26,9 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export async function createService(config: Config, options: { logger?: Logger } = {}): Promise<Service> {
+export async function createService(config: Config, options: { logger?: Logger; onQuery?: (sql: string) => void } = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { onQuery: options.onQuery });
   const redisConnections: Redis[] = [];
   const redis = (role: string) => {
     const connection = connectRedis(config.redisUrl!, logger, role);

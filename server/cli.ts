@@ -104,13 +104,13 @@ const commands: Record<string, Command> = {
   },
   'ingest:failures': {
     usage: 'ingest:failures [--limit <n>]',
-    help: 'List the items the last ingests could not load, with the reason.',
+    help: 'List the items the last ingests could not load (failed), or loaded with parts left out (partial), with the reason.',
     options: { limit: { type: 'string' } },
     run: () =>
       withDatabase(async ({ prisma }) => {
-        const failed = await prisma.ingestItem.findMany({ where: { status: 'failed' }, orderBy: { sourceKey: 'asc' } });
-        for (const item of failed) say(`${item.sourceKey}\t${item.kind}\t${item.reason}`);
-        say(`${failed.length} failed item${failed.length === 1 ? '' : 's'}`);
+        const failed = await prisma.ingestItem.findMany({ where: { status: { in: ['failed', 'partial'] } }, orderBy: [{ status: 'asc' }, { sourceKey: 'asc' }] });
+        for (const item of failed) say(`${item.status}\t${item.sourceKey}\t${item.kind}\t${item.reason}`);
+        say(`${failed.filter((i) => i.status === 'failed').length} failed, ${failed.filter((i) => i.status === 'partial').length} partly loaded`);
       }),
   },
   session: {

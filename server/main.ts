@@ -1,6 +1,7 @@
 // `npm start`: one service instance on PORT, embedded database unless DATABASE_URL is set.
 import { describeTarget } from '../prisma/adapter.ts';
 import { createService } from './app.ts';
+import { autoIngest } from './autoIngest.ts';
 import { demoKeyFile, ensureDemoOrg } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
@@ -27,12 +28,14 @@ try {
   }
   const url = await service.listen(config.port, config.host);
   logger.info({ url, graphiql: `${url}/graphql`, database: describeTarget(config.database), redis: config.redisUrl ? 'shared' : 'in-process' }, 'listening');
+  const ingesting = autoIngest(service.services);
 
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    await Promise.race([ingesting, new Promise((resolve) => setTimeout(resolve, 100))]);
     await service.close();
     process.exit(0);
   };

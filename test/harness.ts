@@ -47,7 +47,7 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(overrides: Partial<Config> = {}): Promise<TestService> {
+export async function startTestService(overrides: Partial<Config> = {}, options: { onQuery?: (sql: string) => void } = {}): Promise<TestService> {
   const stateDir = await mkdtemp(path.join(tmpdir(), 'ids-test-'));
   const base = loadConfig({ ...process.env, IDS_STATE_DIR: stateDir, PORT: '0' });
   const config: Config = {
@@ -63,7 +63,7 @@ export async function startTestService(overrides: Partial<Config> = {}): Promise
       done();
     },
   });
-  const service = await createService(config, { logger: createLogger('debug', sink) });
+  const service = await createService(config, { logger: createLogger('debug', sink), onQuery: options.onQuery });
   const url = await service.listen(0);
   return { url, service, logs, close: () => service.close() };
 }

@@ -2,7 +2,7 @@
 // empty database) migrates, creates the demo organization, prints its API key once and saves it
 // to <state dir>/demo-api-key; a restart reuses both and prints nothing secret.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -100,8 +100,20 @@ const occurrences = (haystack: string, needle: string) => haystack.split(needle)
 let database: Awaited<ReturnType<typeof scratchDatabase>> | undefined;
 let stateDir: string;
 
+let dataDir: string;
+
 beforeAll(async () => {
   stateDir = await mkdtemp(path.join(tmpdir(), 'ids-newcomer-'));
+  // IDS_DATA_DIR: a small folder laid out like ../shared/data, from our own fixtures, which the
+  // first start ingests by itself (the full corpus would take a minute).
+  dataDir = await mkdtemp(path.join(tmpdir(), 'ids-newcomer-data-'));
+  for (const [to, from] of [
+    ['submissions/CIK0000320193.json', 'sec/CIK0000320193.json'],
+    ['filings/10k/10-K_0000320193-24-000123_AAPL_FY2024.html', 'sections/10-K_example.html'],
+  ]) {
+    await mkdir(path.join(dataDir, path.dirname(to)), { recursive: true });
+    await copyFile(fileURLToPath(new URL(`./fixtures/${from}`, import.meta.url)), path.join(dataDir, to));
+  }
   if (process.env.DATABASE_URL) database = await scratchDatabase();
 });
 
@@ -114,9 +126,10 @@ afterAll(async () => {
   await Promise.all([...children].map(stopServer));
   await database?.drop();
   if (stateDir) await rm(stateDir, { recursive: true, force: true });
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
-const childEnv = (): NodeJS.ProcessEnv => ({ IDS_STATE_DIR: stateDir, ...(database?.url ? { DATABASE_URL: database.url } : {}) });
+const childEnv = (): NodeJS.ProcessEnv => ({ IDS_STATE_DIR: stateDir, IDS_DATA_DIR: dataDir, ...(database?.url ? { DATABASE_URL: database.url } : {}) });
 
 describe(`newcomer: npm start on an empty ${process.env.DATABASE_URL ? 'PostgreSQL database' : 'state folder (embedded PGlite)'}`, () => {
   let firstStart: { key: string; orgId: string; keyFile: string } | undefined;
@@ -143,6 +156,15 @@ describe(`newcomer: npm start on an empty ${process.env.DATABASE_URL ? 'PostgreS
     const keys = await get(server, '/v1/api_keys', key);
     expect(keys.status, JSON.stringify(keys.body)).toBe(200);
     expect(keys.body.data).toHaveLength(1);
+
+    // The empty database was filled from IDS_DATA_DIR in the background.
+    let latest = await get(server, '/v1/filings/latest?ticker=AAPL&form=10-K', key);
+    for (let wait = 0; latest.status !== 200 && wait < 120; wait++) {
+      await sleep(250);
+      latest = await get(server, '/v1/filings/latest?ticker=AAPL&form=10-K', key);
+    }
+    expect(latest.body).toMatchObject({ accessionNumber: '0000320193-24-000123', documentIngested: true });
+    expect(server.stdout()).toMatch(/ingest run_\w+: read 2, written 2/);
 
     expect(await stopServer(server)).toBe(0);
     // …and no other key-shaped string (the logs redact secrets).

@@ -74,6 +74,6 @@ export const edgarIndexHandler = handler({
       tx,
       parsed.rows.filter((r) => r.accessionNumber).map((r) => ({ accessionNumber: r.accessionNumber!, cik: r.cik, form: r.form, filedAt: r.dateFiled })),
     );
-    return filings;
+    return { ...filings, warnings: parsed.badLines.map((b) => `line ${b.line} left out: ${b.reason}`) };
   },
 });

@@ -3,7 +3,12 @@ import { createHash } from 'node:crypto';
 
 /** A YYYY-MM-DD date as the Date Prisma stores in a DATE column; null stays null. */
 export function day(value: string | null | undefined): Date | null {
-  return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00.000Z`) : null;
+  if (!value) return null;
+  const date = new Date(`${value}T00:00:00.000Z`);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value) {
+    throw new Error(`not a calendar date: ${JSON.stringify(value)}`);
+  }
+  return date;
 }
 
 export function digest(...parts: (string | number | null | undefined)[]): string {

@@ -1,0 +1,38 @@
+// On `npm start` with an empty database (no ingest has ever finished): ingest from IDS_DATA_DIR,
+// else from ../shared/data when it exists, else from the SEC for a small watchlist when a
+// User-Agent is configured; otherwise start empty and say in one line how to ingest. It runs
+// after the server listens; the service answers meanwhile (on the embedded database, a request
+// may wait for the document being written).
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { runIngest, summaryLine } from '../ingest/run.ts';
+import { sourceFor } from '../ingest/sources/index.ts';
+import type { Services } from '../resolvers/context.ts';
+
+export const defaultWatchlist = ['AAPL', 'MSFT', 'NVDA'];
+
+export function autoIngestSource(env: NodeJS.ProcessEnv = process.env): { source: string; tickers?: string[]; userAgent?: string } | null {
+  if (env.IDS_AUTO_INGEST === 'off') return null;
+  if (env.IDS_DATA_DIR) return { source: path.resolve(env.IDS_DATA_DIR) };
+  const shared = path.resolve('../shared/data');
+  if (existsSync(path.join(shared, 'MANIFEST.md'))) return { source: shared };
+  if (env.IDS_SEC_USER_AGENT) return { source: 'https://www.sec.gov', tickers: defaultWatchlist, userAgent: env.IDS_SEC_USER_AGENT };
+  return null;
+}
+
+export async function autoIngest(services: Services, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const { prisma, logger } = services;
+  if (await prisma.ingestRun.count({ where: { finishedAt: { not: null } } })) return;
+  const plan = autoIngestSource(env);
+  if (!plan) {
+    logger.info('no EDGAR data yet: run `npm run ids -- ingest --source <folder>` (or --source https://www.sec.gov --tickers AAPL with IDS_SEC_USER_AGENT set)');
+    return;
+  }
+  logger.info({ source: plan.source, tickers: plan.tickers }, 'empty database: ingesting in the background');
+  try {
+    const summary = await runIngest(services, sourceFor(plan, services));
+    logger.info({ summary }, summaryLine(summary));
+  } catch (error) {
+    logger.error({ err: error }, 'startup ingest stopped');
+  }
+}
