@@ -10,7 +10,7 @@ export const dateParam = (what: string) =>
   z
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
-    .refine((v) => !Number.isNaN(Date.parse(v)), 'not a calendar date')
+    .refine((v) => !Number.isNaN(Date.parse(v)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'not a calendar date')
     .optional()
     .describe(`${what} (YYYY-MM-DD, inclusive)`);
 

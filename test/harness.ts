@@ -71,9 +71,9 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
 let orgCounter = 0;
 
 /** A fresh organization with one API key, made the way the operator CLI makes them. */
-export async function orgWithKey(t: TestService, name = `Test org ${++orgCounter}`) {
+export async function orgWithKey(t: TestService, name = `Test org ${++orgCounter}`, planKey?: string) {
   const { prisma, bus } = t.service.services;
-  const org = await createOrganization(prisma, name);
+  const org = await createOrganization(prisma, name, { planKey });
   const { apiKey, secret } = await issueApiKey({ prisma, bus }, org.id, 'test key');
   return { orgId: org.id, keyId: apiKey.id, key: secret };
 }

@@ -1,9 +1,9 @@
 // Form 13F (13F-HR, 13F-HR/A, 13F-NT, 13F-NT/A): an institutional manager's quarterly report.
 // The primary document carries the cover page, signature and summary; the information table
 // lists the holdings. Input is a full submission (.txt or .nc) or a standalone primary_doc.xml.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { ParsedForm, PartyRef } from './records.ts';
-import { isSgmlSubmission, parseSgmlSubmission, type SgmlSubmission } from './sgml.ts';
+import type { SgmlSubmission } from './sgml.ts';
+import { child, children, cik, decimal, flag, holdsElement, isoDateDroppingZone, locateXml, parseXmlTree, text, type XmlNode } from './xmlForm.ts';
 
 export interface Form13fManagerRef {
   /** the sequence number holdings use in their other-manager column; null on the cover page list */
@@ -90,60 +90,6 @@ export interface Form13fData {
   holdings: Form13fHolding[] | null;
 }
 
-/* XML plumbing ---------------------------------------------------------------------------- */
-
-type Node = Record<string, unknown>;
-
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  htmlEntities: true,
-});
-
-function parseXml(source: string, what: string, name: string): Node {
-  const trimmed = source.trim();
-  const verdict = XMLValidator.validate(trimmed);
-  if (verdict !== true) throw new Error(`13F ${name}: ${what} is not well-formed XML (${verdict.err.msg}, line ${verdict.err.line})`);
-  return xml.parse(trimmed) as Node;
-}
-
-const child = (node: unknown, key: string): Node | undefined => (node && typeof node === 'object' ? ((node as Node)[key] as Node | undefined) : undefined);
-const list = (node: unknown): Node[] => (node == null || node === '' ? [] : Array.isArray(node) ? node : [node]) as Node[];
-
-function text(node: unknown): string | null {
-  const raw = node && typeof node === 'object' ? (node as Node)['#text'] : node;
-  if (raw == null) return null;
-  const value = String(raw).trim();
-  return value === '' ? null : value;
-}
-
-function num(node: unknown): number | null {
-  const value = text(node)?.replace(/,/g, '');
-  if (value == null || !/^-?\d+(\.\d+)?$/.test(value)) return null;
-  return Number(value);
-}
-
-function bool(node: unknown): boolean | null {
-  const value = text(node)?.toLowerCase();
-  if (value === 'true' || value === 'y' || value === '1') return true;
-  if (value === 'false' || value === 'n' || value === '0') return false;
-  return null;
-}
-
-/** 13F dates are MM-DD-YYYY. */
-function date(node: unknown): string | null {
-  const value = text(node);
-  const mdy = value?.match(/^(\d{2})-(\d{2})-(\d{4})$/);
-  if (mdy) return `${mdy[3]}-${mdy[1]}-${mdy[2]}`;
-  return value && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : null;
-}
-
-const cik = (node: unknown) => text(node)?.padStart(10, '0') ?? null;
-
 /* value units ------------------------------------------------------------------------------ */
 
 // The SEC's 2022 Form 13F amendments moved values from thousands to whole dollars for filings
@@ -196,56 +142,53 @@ function thousandsToDollars(value: number): number {
 
 /* sections --------------------------------------------------------------------------------- */
 
-function managerRef(node: Node, sequenceNumber: number | null): Form13fManagerRef {
+function managerRef(node: XmlNode | null, sequenceNumber: number | null): Form13fManagerRef {
   return {
     sequenceNumber,
-    cik: cik(node.cik),
-    name: text(node.name),
-    form13FFileNumber: text(node.form13FFileNumber),
-    crdNumber: text(node.crdNumber),
-    secFileNumber: text(node.secFileNumber),
+    cik: cik(text(node, 'cik')),
+    name: text(node, 'name'),
+    form13FFileNumber: text(node, 'form13FFileNumber'),
+    crdNumber: text(node, 'crdNumber'),
+    secFileNumber: text(node, 'secFileNumber'),
   };
 }
 
-function holdingOf(row: Node): Form13fHolding {
+function holdingOf(row: XmlNode): Form13fHolding {
   const amount = child(row, 'shrsOrPrnAmt');
   const voting = child(row, 'votingAuthority');
-  const value = num(row.value);
+  const value = decimal(text(row, 'value'));
   return {
-    issuerName: text(row.nameOfIssuer),
-    classTitle: text(row.titleOfClass),
-    cusip: text(row.cusip),
-    figi: text(row.figi),
+    issuerName: text(row, 'nameOfIssuer'),
+    classTitle: text(row, 'titleOfClass'),
+    cusip: text(row, 'cusip'),
+    figi: text(row, 'figi'),
     value,
     valueUsd: value,
-    sharesOrPrincipalAmount: num(amount?.sshPrnamt),
-    sharesOrPrincipalType: text(amount?.sshPrnamtType),
-    putCall: text(row.putCall),
-    investmentDiscretion: text(row.investmentDiscretion),
-    otherManagers: text(row.otherManager),
-    votingSole: num(voting?.Sole),
-    votingShared: num(voting?.Shared),
-    votingNone: num(voting?.None),
+    sharesOrPrincipalAmount: decimal(text(amount, 'sshPrnamt')),
+    sharesOrPrincipalType: text(amount, 'sshPrnamtType'),
+    putCall: text(row, 'putCall'),
+    investmentDiscretion: text(row, 'investmentDiscretion'),
+    otherManagers: text(row, 'otherManager'),
+    votingSole: decimal(text(voting, 'Sole')),
+    votingShared: decimal(text(voting, 'Shared')),
+    votingNone: decimal(text(voting, 'None')),
   };
 }
 
 function locateDocuments(source: string, name: string): { primary: string; infoTable: string | null; container: SgmlSubmission | null } {
-  if (!isSgmlSubmission(source)) {
-    if (!/<edgarSubmission[\s>]/.test(source)) throw new Error(`13F ${name}: not a 13F primary document or submission`);
-    return { primary: source, infoTable: null, container: null };
+  const label = `13F ${name}`;
+  const { xml: primary, container } = locateXml(source, { root: 'edgarSubmission', label, missing: 'XML 13F primary document' });
+  if (!container) {
+    if (!holdsElement(primary, 'edgarSubmission')) throw new Error(`${label}: not a 13F primary document or submission`);
+    return { primary, infoTable: null, container };
   }
-  const container = parseSgmlSubmission(source);
-  const opened = source.match(/<DOCUMENT>/g)?.length ?? 0;
-  if (opened !== container.documents.length) throw new Error(`13F ${name}: truncated submission (${opened} documents opened, ${container.documents.length} complete)`);
-  const primary = container.documents.find((d) => /<edgarSubmission[\s>]/.test(d.text));
-  if (!primary) throw new Error(`13F ${name}: submission has no XML 13F primary document`);
-  const infoTable = container.documents.find((d) => d.type.toUpperCase() === 'INFORMATION TABLE' || /<(\w+:)?informationTable[\s>]/.test(d.text));
-  return { primary: primary.text, infoTable: infoTable?.text ?? null, container };
+  const infoTable = container.documents.find((d) => d.type.toUpperCase() === 'INFORMATION TABLE' || holdsElement(d.text, 'informationTable'));
+  return { primary, infoTable: infoTable?.text ?? null, container };
 }
 
 export function parseForm13f(source: string, name: string): ParsedForm<Form13fData> {
   const { primary, infoTable, container } = locateDocuments(source, name);
-  const submission = child(parseXml(primary, 'primary document', name), 'edgarSubmission');
+  const submission = child(parseXmlTree(primary, `13F ${name} (primary document)`), 'edgarSubmission');
   const form = child(submission, 'formData');
   const cover = child(form, 'coverPage');
   if (!submission || !cover) throw new Error(`13F ${name}: primary document has no cover page`);
@@ -257,24 +200,25 @@ export function parseForm13f(source: string, name: string): ParsedForm<Form13fDa
   const summaryPage = child(form, 'summaryPage');
   const amendment = child(cover, 'amendmentInfo');
 
-  const reportType = text(cover.reportType);
-  const declaredType = text(header?.submissionType) ?? container?.formType ?? null;
+  const reportType = text(cover, 'reportType');
+  const declaredType = text(header, 'submissionType') ?? container?.formType ?? null;
   const isNotice = /NOTICE/i.test(reportType ?? '') || /13F-NT/i.test(declaredType ?? '');
   const formType = declaredType ?? (isNotice ? '13F-NT' : '13F-HR');
   if (container && !isNotice && !infoTable) throw new Error(`13F ${name}: holdings report without an information table`);
 
   let holdings: Form13fHolding[] | null = null;
   if (infoTable) {
-    const table = child(parseXml(infoTable, 'information table', name), 'informationTable');
-    if (table === undefined) throw new Error(`13F ${name}: information table has no informationTable element`);
-    holdings = list(child(table, 'infoTable')).map(holdingOf);
+    const tree = parseXmlTree(infoTable, `13F ${name} (information table)`);
+    if (!('informationTable' in tree)) throw new Error(`13F ${name}: information table has no informationTable element`);
+    holdings = children(tree, 'informationTable', 'infoTable').map(holdingOf);
   }
 
-  const signedAt = date(signatureBlock?.signatureDate);
-  const reportPeriod = date(cover.reportCalendarOrQuarter) ?? date(filerInfo?.periodOfReport);
+  // 13F dates are MM-DD-YYYY; a YYYY-MM-DD start is taken too.
+  const signedAt = isoDateDroppingZone(text(signatureBlock, 'signatureDate'));
+  const reportPeriod = isoDateDroppingZone(text(cover, 'reportCalendarOrQuarter')) ?? isoDateDroppingZone(text(filerInfo, 'periodOfReport'));
   const filedAt = container?.filedAt ?? null;
-  const tableValueTotal = num(summaryPage?.tableValueTotal);
-  const reportsValues = summaryPage !== undefined || (holdings?.length ?? 0) > 0;
+  const tableValueTotal = decimal(text(summaryPage, 'tableValueTotal'));
+  const reportsValues = summaryPage !== null || (holdings?.length ?? 0) > 0;
 
   let valueUnit: Form13fData['valueUnit'] = null;
   let valueUnitReason: string | null = null;
@@ -287,46 +231,46 @@ export function parseForm13f(source: string, name: string): ParsedForm<Form13fDa
   const toUsd = (value: number | null) => (value == null || valueUnit !== 'thousands' ? value : thousandsToDollars(value));
   if (holdings) for (const h of holdings) h.valueUsd = toUsd(h.value);
 
-  const managerCik = cik(child(child(filerInfo, 'filer'), 'credentials')?.cik) ?? container?.filers[0]?.cik ?? null;
+  const managerCik = cik(text(filerInfo, 'filer', 'credentials', 'cik')) ?? container?.filers[0]?.cik ?? null;
   const data: Form13fData = {
-    schemaVersion: text(submission.schemaVersion),
+    schemaVersion: text(submission, 'schemaVersion'),
     reportPeriod,
     reportType,
-    isAmendment: bool(cover.isAmendment),
-    amendmentNumber: num(cover.amendmentNo),
-    amendmentType: text(amendment?.amendmentType),
-    confidentialTreatmentDeniedOrExpired: bool(amendment?.confDeniedExpired),
+    isAmendment: flag(text(cover, 'isAmendment')),
+    amendmentNumber: decimal(text(cover, 'amendmentNo')),
+    amendmentType: text(amendment, 'amendmentType'),
+    confidentialTreatmentDeniedOrExpired: flag(text(amendment, 'confDeniedExpired')),
     manager: {
       cik: managerCik,
-      name: text(filing?.name),
-      street1: text(address?.street1),
-      street2: text(address?.street2),
-      city: text(address?.city),
-      stateOrCountry: text(address?.stateOrCountry),
-      zipCode: text(address?.zipCode),
-      form13FFileNumber: text(cover.form13FFileNumber),
-      crdNumber: text(cover.crdNumber),
-      secFileNumber: text(cover.secFileNumber),
+      name: text(filing, 'name'),
+      street1: text(address, 'street1'),
+      street2: text(address, 'street2'),
+      city: text(address, 'city'),
+      stateOrCountry: text(address, 'stateOrCountry'),
+      zipCode: text(address, 'zipCode'),
+      form13FFileNumber: text(cover, 'form13FFileNumber'),
+      crdNumber: text(cover, 'crdNumber'),
+      secFileNumber: text(cover, 'secFileNumber'),
     },
-    otherReportingManagers: list(child(child(cover, 'otherManagersInfo'), 'otherManager')).map((m) => managerRef(m, null)),
-    includedManagers: list(child(child(summaryPage, 'otherManagers2Info'), 'otherManager2')).map((m) => managerRef(child(m, 'otherManager') ?? {}, num(m.sequenceNumber))),
-    additionalInformation: text(cover.additionalInformation),
+    otherReportingManagers: children(cover, 'otherManagersInfo', 'otherManager').map((m) => managerRef(m, null)),
+    includedManagers: children(summaryPage, 'otherManagers2Info', 'otherManager2').map((m) => managerRef(child(m, 'otherManager'), decimal(text(m, 'sequenceNumber')))),
+    additionalInformation: text(cover, 'additionalInformation'),
     signature: {
-      name: text(signatureBlock?.name),
-      title: text(signatureBlock?.title),
-      phone: text(signatureBlock?.phone),
-      signature: text(signatureBlock?.signature),
-      city: text(signatureBlock?.city),
-      stateOrCountry: text(signatureBlock?.stateOrCountry),
+      name: text(signatureBlock, 'name'),
+      title: text(signatureBlock, 'title'),
+      phone: text(signatureBlock, 'phone'),
+      signature: text(signatureBlock, 'signature'),
+      city: text(signatureBlock, 'city'),
+      stateOrCountry: text(signatureBlock, 'stateOrCountry'),
       date: signedAt,
     },
     summary: summaryPage
       ? {
-          otherIncludedManagersCount: num(summaryPage.otherIncludedManagersCount),
-          tableEntryTotal: num(summaryPage.tableEntryTotal),
+          otherIncludedManagersCount: decimal(text(summaryPage, 'otherIncludedManagersCount')),
+          tableEntryTotal: decimal(text(summaryPage, 'tableEntryTotal')),
           tableValueTotal,
           tableValueTotalUsd: toUsd(tableValueTotal),
-          isConfidentialOmitted: bool(summaryPage.isConfidentialOmitted),
+          isConfidentialOmitted: flag(text(summaryPage, 'isConfidentialOmitted')),
         }
       : null,
     valueUnit,

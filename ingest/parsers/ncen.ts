@@ -3,9 +3,8 @@
 // user asks of it — who the registrant and its funds are, what kind of funds, and who serves
 // them (advisers, custodians, transfer agents, administrators, underwriters, auditor, ETFs'
 // authorized participants) — and leaves out commissions, credit lines and lending detail.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { ParsedForm, PartyRef } from './records.ts';
-import { isSgmlSubmission, parseSgmlSubmission, type SgmlSubmission } from './sgml.ts';
+import { attribute, child, children, cik, decimal, flag, isoDate, locateXml, parseXmlTree, text, texts, type XmlNode } from './xmlForm.ts';
 
 /** An adviser, custodian, agent, ... as N-CEN lists them; fields a role lacks are null. */
 export interface NcenServiceProvider {
@@ -99,44 +98,14 @@ export interface NcenData {
   signature: { registrantName: string | null; signer: string | null; title: string | null; date: string | null };
 }
 
-/* XML plumbing ---------------------------------------------------------------------------- */
-
-type Node = Record<string, unknown>;
-
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  htmlEntities: true,
-});
-
-const child = (node: unknown, key: string): Node | undefined => (node && typeof node === 'object' ? ((node as Node)[key] as Node | undefined) : undefined);
-const list = (node: unknown): Node[] => (node == null || node === '' ? [] : Array.isArray(node) ? node : [node]) as Node[];
+/* values ----------------------------------------------------------------------------------- */
 
 /** N-CEN writes 'N/A' where an item does not apply; that is an absent value here. */
-function text(node: unknown): string | null {
-  const raw = node && typeof node === 'object' ? (node as Node)['#text'] : node;
-  if (raw == null) return null;
-  const value = String(raw).trim();
-  return value === '' || value.toUpperCase() === 'N/A' ? null : value;
-}
-
-function num(node: unknown): number | null {
-  const value = text(node);
-  return value != null && /^-?\d*\.?\d+$/.test(value) ? Number(value) : null;
-}
-
-function bool(node: unknown): boolean | null {
-  const value = text(node)?.toUpperCase();
-  return value === 'Y' || value === 'TRUE' ? true : value === 'N' || value === 'FALSE' ? false : null;
-}
-
-const attr = (node: unknown, name: string) => text(child(node, `@${name}`));
-const cik = (node: unknown) => text(node)?.padStart(10, '0') ?? null;
-const date = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null);
+const applicable = (value: string | null) => (value?.toUpperCase() === 'N/A' ? null : value);
+/** The text of an item, null when absent or 'N/A'. */
+const answer = (node: XmlNode | null, ...path: string[]) => applicable(text(node, ...path));
+/** The text of an attribute, null when absent or 'N/A'. */
+const answerAttribute = (node: XmlNode | null, name: string) => applicable(attribute(node, name));
 
 /* service providers ------------------------------------------------------------------------ */
 
@@ -144,69 +113,69 @@ const date = (value: string | null) => (value && /^\d{4}-\d{2}-\d{2}$/.test(valu
 // <transferAgentLei>, <transferAgentStateCountry transferAgentState=".." transferAgentCountry="..">,
 // <isTransferAgentAffiliated>; some roles spell it FileNumber/CrdNumber or put the country in an
 // element. `stem` is the prefix with a capital, for the is…Affiliated flag.
-function provider(node: Node, prefix: string, stem = prefix[0]!.toUpperCase() + prefix.slice(1)): NcenServiceProvider {
+function provider(node: XmlNode, prefix: string, stem = prefix[0]!.toUpperCase() + prefix.slice(1)): NcenServiceProvider {
   const location = child(node, `${prefix}StateCountry`);
   return {
-    name: text(node[`${prefix}Name`]),
-    fileNumber: text(node[`${prefix}FileNo`] ?? node[`${prefix}FileNumber`]),
-    crdNumber: text(node[`${prefix}CrdNo`] ?? node[`${prefix}CrdNumber`]),
-    lei: text(node[`${prefix}Lei`]),
-    state: attr(location, `${prefix}State`),
-    country: attr(location, `${prefix}Country`) ?? text(node[`${prefix}Country`]),
-    isAffiliated: bool(node[`is${stem}Affiliated`] ?? node[`is${stem}AffiliatedWithRegistrant`]),
+    name: answer(node, `${prefix}Name`),
+    fileNumber: answer(node, `${prefix}FileNo`) ?? answer(node, `${prefix}FileNumber`),
+    crdNumber: answer(node, `${prefix}CrdNo`) ?? answer(node, `${prefix}CrdNumber`),
+    lei: answer(node, `${prefix}Lei`),
+    state: answerAttribute(location, `${prefix}State`),
+    country: answerAttribute(location, `${prefix}Country`) ?? answer(node, `${prefix}Country`),
+    isAffiliated: flag(text(node, `is${stem}Affiliated`) ?? text(node, `is${stem}AffiliatedWithRegistrant`)),
   };
 }
 
 /** A provider named 'N/A' is the filer saying there is none. */
-const providers = (parent: unknown, wrapper: string, item: string, prefix: string, stem?: string) =>
-  list(child(child(parent, wrapper), item))
+const providers = (parent: XmlNode | null, wrapper: string, item: string, prefix: string, stem?: string) =>
+  children(parent, wrapper, item)
     .map((n) => provider(n, prefix, stem))
     .filter((p) => p.name !== null);
 
-function custodianOf(node: Node): NcenCustodian {
-  return { ...provider(node, 'custodian'), isSubCustodian: bool(node.isSubCustodian), custodyType: text(node.custodyType) };
+function custodianOf(node: XmlNode): NcenCustodian {
+  return { ...provider(node, 'custodian'), isSubCustodian: flag(text(node, 'isSubCustodian')), custodyType: answer(node, 'custodyType') };
 }
 
-function etfOf(node: Node): NcenEtf {
+function etfOf(node: XmlNode): NcenEtf {
   return {
-    exchanges: list(child(child(node, 'securityExchanges'), 'securityExchange')).map((e) => ({ exchange: attr(e, 'fundExchange'), ticker: attr(e, 'fundsTickerSymbol') })),
-    creationUnitShares: num(node.creationUnitNumOfShares),
-    isInKind: bool(node.isInKindETF),
-    authorizedParticipants: list(child(child(node, 'authorizedParticipants'), 'authorizedParticipant')).map((ap) => ({
-      name: attr(ap, 'authorizedParticipantName'),
-      fileNumber: attr(ap, 'authorizedParticipantFileNo'),
-      crdNumber: attr(ap, 'authorizedParticipantCrdNo'),
-      lei: attr(ap, 'authorizedParticipantLei'),
-      purchaseValue: num(attr(ap, 'authorizedParticipantPurchaseValue')),
-      redeemValue: num(attr(ap, 'authorizedParticipantRedeemValue')),
+    exchanges: children(node, 'securityExchanges', 'securityExchange').map((e) => ({ exchange: answerAttribute(e, 'fundExchange'), ticker: answerAttribute(e, 'fundsTickerSymbol') })),
+    creationUnitShares: decimal(text(node, 'creationUnitNumOfShares')),
+    isInKind: flag(text(node, 'isInKindETF')),
+    authorizedParticipants: children(node, 'authorizedParticipants', 'authorizedParticipant').map((ap) => ({
+      name: answerAttribute(ap, 'authorizedParticipantName'),
+      fileNumber: answerAttribute(ap, 'authorizedParticipantFileNo'),
+      crdNumber: answerAttribute(ap, 'authorizedParticipantCrdNo'),
+      lei: answerAttribute(ap, 'authorizedParticipantLei'),
+      purchaseValue: decimal(attribute(ap, 'authorizedParticipantPurchaseValue')),
+      redeemValue: decimal(attribute(ap, 'authorizedParticipantRedeemValue')),
     })),
   };
 }
 
-function seriesOf(node: Node, etfs: Map<string, Node>): NcenSeries {
-  const seriesId = text(node.mgmtInvSeriesId);
+function seriesOf(node: XmlNode, etfs: Map<string, XmlNode>): NcenSeries {
+  const seriesId = answer(node, 'mgmtInvSeriesId');
   // fundType sits under <fundTypes> in newer schemas and directly on the series in older ones
-  const fundTypes = [...list(child(node, 'fundTypes')?.fundType), ...list(node.fundType)].map(text).filter((t): t is string => t !== null);
+  const fundTypes = [...texts(node, 'fundTypes', 'fundType'), ...texts(node, 'fundType')].map(applicable).filter((t): t is string => t !== null);
   const etfNode = seriesId ? etfs.get(seriesId) : undefined;
   return {
-    name: text(node.mgmtInvFundName),
+    name: answer(node, 'mgmtInvFundName'),
     seriesId,
-    lei: text(node.mgmtInvLei),
-    isFirstFiling: bool(node.isFirstFilingByFund),
+    lei: answer(node, 'mgmtInvLei'),
+    isFirstFiling: flag(text(node, 'isFirstFilingByFund')),
     fundTypes,
     isEtf: etfNode !== undefined || fundTypes.some((t) => /exchange-traded/i.test(t)),
     isIndexFund: fundTypes.some((t) => /^index fund/i.test(t)),
-    isNonDiversified: bool(node.isNonDiversifiedCompany),
-    classes: list(child(child(node, 'sharesOutstandings'), 'sharesOutstanding')).map((c) => ({
-      classId: attr(c, 'sharesOutstandingClassId'),
-      name: attr(c, 'sharesOutstandingClassName'),
-      ticker: attr(c, 'sharesOutstandingTickerSymbol'),
+    isNonDiversified: flag(text(node, 'isNonDiversifiedCompany')),
+    classes: children(node, 'sharesOutstandings', 'sharesOutstanding').map((c) => ({
+      classId: answerAttribute(c, 'sharesOutstandingClassId'),
+      name: answerAttribute(c, 'sharesOutstandingClassName'),
+      ticker: answerAttribute(c, 'sharesOutstandingTickerSymbol'),
     })),
-    monthlyAverageNetAssets: num(node.mnthlyAvgNetAssets),
+    monthlyAverageNetAssets: decimal(text(node, 'mnthlyAvgNetAssets')),
     investmentAdvisers: providers(node, 'investmentAdvisers', 'investmentAdviser', 'investmentAdviser'),
     subAdvisers: providers(node, 'subAdvisers', 'subAdviser', 'subAdviser'),
     transferAgents: providers(node, 'transferAgents', 'transferAgent', 'transferAgent'),
-    custodians: list(child(child(node, 'custodians'), 'custodian')).map(custodianOf).filter((c) => c.name !== null),
+    custodians: children(node, 'custodians', 'custodian').map(custodianOf).filter((c) => c.name !== null),
     administrators: providers(node, 'admins', 'admin', 'admin'),
     shareholderServicingAgents: providers(node, 'shareholderServicingAgents', 'shareholderServicingAgent', 'shareholderServiceAgent'),
     securitiesLendingAgents: providers(node, 'securityLendings', 'securityLending', 'securitiesAgent'),
@@ -216,87 +185,74 @@ function seriesOf(node: Node, etfs: Map<string, Node>): NcenSeries {
 
 /* document --------------------------------------------------------------------------------- */
 
-function locateDocument(source: string, name: string): { document: string; container: SgmlSubmission | null } {
-  if (!isSgmlSubmission(source)) return { document: source, container: null };
-  const container = parseSgmlSubmission(source);
-  const opened = source.match(/<DOCUMENT>/g)?.length ?? 0;
-  if (opened !== container.documents.length) throw new Error(`N-CEN ${name}: truncated submission (${opened} documents opened, ${container.documents.length} complete)`);
-  const document = container.documents.find((d) => /<edgarSubmission[\s>]/.test(d.text));
-  if (!document) throw new Error(`N-CEN ${name}: submission has no N-CEN XML document`);
-  return { document: document.text, container };
-}
-
 export function parseNcen(source: string, name: string): ParsedForm<NcenData> {
-  const { document, container } = locateDocument(source, name);
-  const trimmed = document.trim();
-  const verdict = XMLValidator.validate(trimmed);
-  if (verdict !== true) throw new Error(`N-CEN ${name}: not well-formed XML (${verdict.err.msg}, line ${verdict.err.line})`);
-  const submission = child(xml.parse(trimmed), 'edgarSubmission');
+  const label = `N-CEN ${name}`;
+  const { xml, container } = locateXml(source, { root: 'edgarSubmission', label, missing: 'N-CEN XML document' });
+  const submission = child(parseXmlTree(xml, label, { attributes: true }), 'edgarSubmission');
   const form = child(submission, 'formData');
   const registrantInfo = child(form, 'registrantInfo');
-  if (!submission || !registrantInfo) throw new Error(`N-CEN ${name}: document has no N-CEN registrant information`);
+  if (!submission || !registrantInfo) throw new Error(`${label}: document has no N-CEN registrant information`);
   const header = child(submission, 'headerData');
   const general = child(form, 'generalInfo');
   const signature = child(form, 'signature');
 
-  const etfs = new Map<string, Node>();
-  for (const etf of list(child(child(form, 'exchangeSeriesInfo'), 'exchangeTradedFund'))) {
-    const id = text(etf.etfSeriesId);
+  const etfs = new Map<string, XmlNode>();
+  for (const etf of children(form, 'exchangeSeriesInfo', 'exchangeTradedFund')) {
+    const id = answer(etf, 'etfSeriesId');
     if (id) etfs.set(id, etf);
   }
 
-  const family = child(registrantInfo, 'registrantFamilyInvComp');
   const data: NcenData = {
-    schemaVersion: text(submission.schemaVersion),
-    reportPeriodEnd: date(attr(general, 'reportEndingPeriod')),
-    isReportPeriodLessThan12Months: bool(attr(general, 'isReportPeriodLt12')),
+    schemaVersion: answer(submission, 'schemaVersion'),
+    reportPeriodEnd: isoDate(attribute(general, 'reportEndingPeriod')),
+    isReportPeriodLessThan12Months: flag(attribute(general, 'isReportPeriodLt12')),
     registrant: {
-      name: text(registrantInfo.registrantFullName),
-      cik: cik(registrantInfo.registrantCik) ?? cik(child(child(child(header, 'filerInfo'), 'filer'), 'issuerCredentials')?.cik),
-      fileNumber: text(registrantInfo.investmentCompFileNo),
-      lei: text(registrantInfo.registrantLei),
-      street1: text(registrantInfo.registrantstreet1),
-      street2: text(registrantInfo.registrantstreet2),
-      city: text(registrantInfo.registrantcity),
-      state: text(registrantInfo.registrantstate),
-      country: text(registrantInfo.registrantcountry),
-      zipCode: text(registrantInfo.registrantzipCode),
-      phone: text(registrantInfo.registrantphoneNumber),
-      websites: list(child(child(registrantInfo, 'websites'), 'website')).map((w) => attr(w, 'webpage')).filter((w): w is string => w !== null),
-      classificationType: text(registrantInfo.registrantClassificationType),
-      totalSeries: num(registrantInfo.totalSeries),
-      familyName: attr(family, 'familyInvCompFullName'),
-      isFirstFiling: bool(registrantInfo.isRegistrantFirstFiling),
-      isLastFiling: bool(registrantInfo.isRegistrantLastFiling),
+      name: answer(registrantInfo, 'registrantFullName'),
+      cik: cik(text(registrantInfo, 'registrantCik')) ?? cik(text(header, 'filerInfo', 'filer', 'issuerCredentials', 'cik')),
+      fileNumber: answer(registrantInfo, 'investmentCompFileNo'),
+      lei: answer(registrantInfo, 'registrantLei'),
+      street1: answer(registrantInfo, 'registrantstreet1'),
+      street2: answer(registrantInfo, 'registrantstreet2'),
+      city: answer(registrantInfo, 'registrantcity'),
+      state: answer(registrantInfo, 'registrantstate'),
+      country: answer(registrantInfo, 'registrantcountry'),
+      zipCode: answer(registrantInfo, 'registrantzipCode'),
+      phone: answer(registrantInfo, 'registrantphoneNumber'),
+      websites: children(registrantInfo, 'websites', 'website').map((w) => answerAttribute(w, 'webpage')).filter((w): w is string => w !== null),
+      classificationType: answer(registrantInfo, 'registrantClassificationType'),
+      totalSeries: decimal(text(registrantInfo, 'totalSeries')),
+      familyName: answerAttribute(child(registrantInfo, 'registrantFamilyInvComp'), 'familyInvCompFullName'),
+      isFirstFiling: flag(text(registrantInfo, 'isRegistrantFirstFiling')),
+      isLastFiling: flag(text(registrantInfo, 'isRegistrantLastFiling')),
     },
-    directors: list(child(child(registrantInfo, 'directors'), 'director')).map((d) => ({
-      name: text(d.directorName),
-      crdNumber: text(d.crdNumber),
-      isInterestedPerson: bool(d.isDirectorInterestedPerson),
+    directors: children(registrantInfo, 'directors', 'director').map((d) => ({
+      name: answer(d, 'directorName'),
+      crdNumber: answer(d, 'crdNumber'),
+      isInterestedPerson: flag(text(d, 'isDirectorInterestedPerson')),
     })),
-    chiefComplianceOfficers: list(child(child(registrantInfo, 'chiefComplianceOfficers'), 'chiefComplianceOfficer')).map((c) => ({ name: text(c.ccoName), crdNumber: text(c.crdNumber) })),
-    principalUnderwriters: list(child(child(registrantInfo, 'principalUnderwriters'), 'principalUnderwriter')).map((u) => ({
+    chiefComplianceOfficers: children(registrantInfo, 'chiefComplianceOfficers', 'chiefComplianceOfficer').map((c) => ({ name: answer(c, 'ccoName'), crdNumber: answer(c, 'crdNumber') })),
+    principalUnderwriters: children(registrantInfo, 'principalUnderwriters', 'principalUnderwriter').map((u) => ({
       ...provider(u, 'principalUnderwriter'),
       // the schema capitalises this one differently: principalUnderWriterStateCountry
-      state: attr(child(u, 'principalUnderWriterStateCountry'), 'principalUnderWriterState'),
-      country: attr(child(u, 'principalUnderWriterStateCountry'), 'principalUnderWriterCountry'),
+      state: answerAttribute(child(u, 'principalUnderWriterStateCountry'), 'principalUnderWriterState'),
+      country: answerAttribute(child(u, 'principalUnderWriterStateCountry'), 'principalUnderWriterCountry'),
     })),
-    publicAccountants: list(child(child(registrantInfo, 'publicAccountants'), 'publicAccountant')).map((a) => ({ ...provider(a, 'publicAccountant'), pcaobNumber: text(a.pcaobNumber) })),
-    isPublicAccountantChanged: bool(registrantInfo.isPublicAccountantChanged),
-    isMaterialWeakness: bool(registrantInfo.isMaterialWeakness),
-    isOpinionOffered: bool(registrantInfo.isOpinionOffered),
-    series: list(child(child(form, 'managementInvestmentQuestionSeriesInfo'), 'managementInvestmentQuestion')).map((s) => seriesOf(s, etfs)),
+    publicAccountants: children(registrantInfo, 'publicAccountants', 'publicAccountant').map((a) => ({ ...provider(a, 'publicAccountant'), pcaobNumber: answer(a, 'pcaobNumber') })),
+    isPublicAccountantChanged: flag(text(registrantInfo, 'isPublicAccountantChanged')),
+    isMaterialWeakness: flag(text(registrantInfo, 'isMaterialWeakness')),
+    isOpinionOffered: flag(text(registrantInfo, 'isOpinionOffered')),
+    series: children(form, 'managementInvestmentQuestionSeriesInfo', 'managementInvestmentQuestion').map((s) => seriesOf(s, etfs)),
     signature: {
-      registrantName: attr(signature, 'registrantSignedName'),
-      signer: attr(signature, 'signature'),
-      title: attr(signature, 'title'),
-      date: date(attr(signature, 'signedDate')),
+      registrantName: answerAttribute(signature, 'registrantSignedName'),
+      signer: answerAttribute(signature, 'signature'),
+      title: answerAttribute(signature, 'title'),
+      date: isoDate(attribute(signature, 'signedDate')),
     },
   };
 
   return {
     family: 'NCEN',
-    formType: text(header?.submissionType) ?? container?.formType ?? 'N-CEN',
+    formType: answer(header, 'submissionType') ?? container?.formType ?? 'N-CEN',
     accessionNumber: container?.accessionNumber ?? null,
     filedAt: container?.filedAt ?? null,
     periodOfReport: container?.periodOfReport ?? data.reportPeriodEnd,

@@ -2,9 +2,8 @@
 // quarter's last month. Kept: who the registrant and series are, the fund-level totals and every
 // holding with its identifiers, amount, value, classification and debt terms. The return, flow
 // and risk-metric sections are left out.
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { ParsedForm, PartyRef } from './records.ts';
-import { isSgmlSubmission, parseSgmlSubmission, type SgmlSubmission } from './sgml.ts';
+import { attribute, child, children, cik, decimal, flag, isoDate, locateXml, parseXmlTree, text, texts, type XmlNode } from './xmlForm.ts';
 
 export interface NportHolding {
   name: string | null;
@@ -76,52 +75,17 @@ export interface NportData {
   signature: { name: string | null; title: string | null; date: string | null };
 }
 
-/* XML plumbing ---------------------------------------------------------------------------- */
-
-type Node = Record<string, unknown>;
-
-const xml = new XMLParser({
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: true,
-  htmlEntities: true,
-});
-
-const child = (node: unknown, key: string): Node | undefined => (node && typeof node === 'object' ? ((node as Node)[key] as Node | undefined) : undefined);
-const list = (node: unknown): Node[] => (node == null || node === '' ? [] : Array.isArray(node) ? node : [node]) as Node[];
-
-function text(node: unknown): string | null {
-  const raw = node && typeof node === 'object' ? (node as Node)['#text'] : node;
-  if (raw == null) return null;
-  const value = String(raw).trim();
-  return value === '' ? null : value;
-}
+/* values ----------------------------------------------------------------------------------- */
 
 /** N-PORT writes 'N/A' (or a string of zeros for a CUSIP) where an identifier does not exist. */
-function identifier(node: unknown): string | null {
-  const value = text(node);
+function identifier(value: string | null): string | null {
   return value === null || /^n\/?a$/i.test(value) || /^0+$/.test(value) ? null : value;
 }
 
-function num(node: unknown): number | null {
-  const value = text(node);
-  return value != null && /^-?\d*\.?\d+(E[-+]?\d+)?$/i.test(value) ? Number(value) : null;
+/** `decimal`, also reading exponent notation (1.2E-4) in N-PORT amounts and rates. */
+function decimalOrExponent(value: string | null): number | null {
+  return value !== null && /^-?\d*\.?\d+E[-+]?\d+$/i.test(value) ? Number(value) : decimal(value);
 }
-
-function bool(node: unknown): boolean | null {
-  const value = text(node)?.toUpperCase();
-  return value === 'Y' || value === 'TRUE' ? true : value === 'N' || value === 'FALSE' ? false : null;
-}
-
-const attr = (node: unknown, name: string) => text(child(node, `@${name}`));
-const cik = (node: unknown) => text(node)?.padStart(10, '0') ?? null;
-const date = (node: unknown) => {
-  const value = text(node);
-  return value && /^\d{4}-\d{2}-\d{2}$/.test(value) ? value : null;
-};
 
 /* holdings --------------------------------------------------------------------------------- */
 
@@ -133,7 +97,7 @@ const DERIVATIVE_KINDS: Record<string, string> = {
   othDeriv: 'other',
 };
 
-function holdingOf(node: Node): NportHolding {
+function holdingOf(node: XmlNode): NportHolding {
   const ids = child(node, 'identifiers');
   const asset = child(node, 'assetConditional');
   const issuer = child(node, 'issuerConditional');
@@ -142,36 +106,36 @@ function holdingOf(node: Node): NportHolding {
   const derivative = child(node, 'derivativeInfo');
   const derivativeKey = derivative ? Object.keys(derivative).find((k) => k in DERIVATIVE_KINDS) : undefined;
   return {
-    name: identifier(node.name),
-    lei: identifier(node.lei),
-    title: text(node.title),
-    cusip: identifier(node.cusip),
-    isin: identifier(attr(child(ids, 'isin'), 'value')),
-    ticker: identifier(attr(child(ids, 'ticker'), 'value')),
-    otherIdentifiers: list(child(ids, 'other')).map((o) => ({ description: attr(o, 'otherDesc'), value: attr(o, 'value') })),
-    balance: num(node.balance),
-    units: text(node.units),
-    unitsDescription: text(node.descOthUnits),
-    currency: text(node.curCd) ?? attr(currency, 'curCd'),
-    exchangeRate: num(attr(currency, 'exchangeRt')),
-    valueUsd: num(node.valUSD),
-    percentOfNetAssets: num(node.pctVal),
-    payoffProfile: text(node.payoffProfile),
-    assetCategory: text(node.assetCat) ?? attr(asset, 'assetCat'),
-    assetCategoryOther: identifier(attr(asset, 'desc')),
-    issuerCategory: text(node.issuerCat) ?? attr(issuer, 'issuerCat'),
-    issuerCategoryOther: identifier(attr(issuer, 'desc')),
-    country: identifier(node.invCountry),
-    isRestricted: bool(node.isRestrictedSec),
-    fairValueLevel: text(node.fairValLevel),
+    name: identifier(text(node, 'name')),
+    lei: identifier(text(node, 'lei')),
+    title: text(node, 'title'),
+    cusip: identifier(text(node, 'cusip')),
+    isin: identifier(attribute(child(ids, 'isin'), 'value')),
+    ticker: identifier(attribute(child(ids, 'ticker'), 'value')),
+    otherIdentifiers: children(ids, 'other').map((o) => ({ description: attribute(o, 'otherDesc'), value: attribute(o, 'value') })),
+    balance: decimalOrExponent(text(node, 'balance')),
+    units: text(node, 'units'),
+    unitsDescription: text(node, 'descOthUnits'),
+    currency: text(node, 'curCd') ?? attribute(currency, 'curCd'),
+    exchangeRate: decimalOrExponent(attribute(currency, 'exchangeRt')),
+    valueUsd: decimalOrExponent(text(node, 'valUSD')),
+    percentOfNetAssets: decimalOrExponent(text(node, 'pctVal')),
+    payoffProfile: text(node, 'payoffProfile'),
+    assetCategory: text(node, 'assetCat') ?? attribute(asset, 'assetCat'),
+    assetCategoryOther: identifier(attribute(asset, 'desc')),
+    issuerCategory: text(node, 'issuerCat') ?? attribute(issuer, 'issuerCat'),
+    issuerCategoryOther: identifier(attribute(issuer, 'desc')),
+    country: identifier(text(node, 'invCountry')),
+    isRestricted: flag(text(node, 'isRestrictedSec')),
+    fairValueLevel: text(node, 'fairValLevel'),
     debt: debt
       ? {
-          maturityDate: date(debt.maturityDt),
-          couponKind: text(debt.couponKind),
-          annualizedRate: num(debt.annualizedRt),
-          isDefault: bool(debt.isDefault),
-          areInterestPaymentsInArrears: bool(debt.areIntrstPmntsInArrs),
-          isPaidInKind: bool(debt.isPaidKind),
+          maturityDate: isoDate(text(debt, 'maturityDt')),
+          couponKind: text(debt, 'couponKind'),
+          annualizedRate: decimalOrExponent(text(debt, 'annualizedRt')),
+          isDefault: flag(text(debt, 'isDefault')),
+          areInterestPaymentsInArrears: flag(text(debt, 'areIntrstPmntsInArrs')),
+          isPaidInKind: flag(text(debt, 'isPaidKind')),
         }
       : null,
     derivativeCategory: derivativeKey ? DERIVATIVE_KINDS[derivativeKey]! : null,
@@ -180,26 +144,14 @@ function holdingOf(node: Node): NportHolding {
 
 /* document --------------------------------------------------------------------------------- */
 
-function locateDocument(source: string, name: string): { document: string; container: SgmlSubmission | null } {
-  if (!isSgmlSubmission(source)) return { document: source, container: null };
-  const container = parseSgmlSubmission(source);
-  const opened = source.match(/<DOCUMENT>/g)?.length ?? 0;
-  if (opened !== container.documents.length) throw new Error(`N-PORT ${name}: truncated submission (${opened} documents opened, ${container.documents.length} complete)`);
-  const document = container.documents.find((d) => /<edgarSubmission[\s>]/.test(d.text));
-  if (!document) throw new Error(`N-PORT ${name}: submission has no N-PORT XML document`);
-  return { document: document.text, container };
-}
-
 export function parseNport(source: string, name: string): ParsedForm<NportData> {
-  const { document, container } = locateDocument(source, name);
-  const trimmed = document.trim();
-  const verdict = XMLValidator.validate(trimmed);
-  if (verdict !== true) throw new Error(`N-PORT ${name}: not well-formed XML (${verdict.err.msg}, line ${verdict.err.line})`);
-  const submission = child(xml.parse(trimmed), 'edgarSubmission');
+  const label = `N-PORT ${name}`;
+  const { xml, container } = locateXml(source, { root: 'edgarSubmission', label, missing: 'N-PORT XML document' });
+  const submission = child(parseXmlTree(xml, label, { attributes: true }), 'edgarSubmission');
   const form = child(submission, 'formData');
   const general = child(form, 'genInfo');
   const fund = child(form, 'fundInfo');
-  if (!submission || !general || !fund) throw new Error(`N-PORT ${name}: document lacks the N-PORT general or fund information`);
+  if (!submission || !general || !fund) throw new Error(`${label}: document lacks the N-PORT general or fund information`);
   const header = child(submission, 'headerData');
   const filerInfo = child(header, 'filerInfo');
   const location = child(general, 'regStateConditional');
@@ -207,28 +159,28 @@ export function parseNport(source: string, name: string): ParsedForm<NportData> 
 
   const data: NportData = {
     registrant: {
-      name: text(general.regName),
-      cik: cik(general.regCik) ?? cik(child(child(filerInfo, 'filer'), 'issuerCredentials')?.cik),
-      fileNumber: text(general.regFileNumber),
-      lei: identifier(general.regLei),
-      street1: text(general.regStreet1),
-      street2: text(general.regStreet2),
-      city: text(general.regCity),
-      state: attr(location, 'regState'),
-      country: attr(location, 'regCountry'),
-      zipCode: text(general.regZipOrPostalCode),
-      phone: text(general.regPhone),
+      name: text(general, 'regName'),
+      cik: cik(text(general, 'regCik')) ?? cik(text(filerInfo, 'filer', 'issuerCredentials', 'cik')),
+      fileNumber: text(general, 'regFileNumber'),
+      lei: identifier(text(general, 'regLei')),
+      street1: text(general, 'regStreet1'),
+      street2: text(general, 'regStreet2'),
+      city: text(general, 'regCity'),
+      state: attribute(location, 'regState'),
+      country: attribute(location, 'regCountry'),
+      zipCode: text(general, 'regZipOrPostalCode'),
+      phone: text(general, 'regPhone'),
     },
-    series: { name: text(general.seriesName), seriesId: text(general.seriesId), lei: identifier(general.seriesLei) },
-    classIds: list(filerInfo?.seriesClassInfo).map((s) => text(s.classId)).filter((id): id is string => id !== null),
-    reportPeriodEnd: date(general.repPdEnd),
-    reportDate: date(general.repPdDate),
-    isFinalFiling: bool(general.isFinalFiling),
-    totalAssets: num(fund.totAssets),
-    totalLiabilities: num(fund.totLiabs),
-    netAssets: num(fund.netAssets),
-    holdings: list(child(child(form, 'invstOrSecs'), 'invstOrSec')).map(holdingOf),
-    signature: { name: text(signature?.signerName), title: text(signature?.title), date: date(signature?.dateSigned) },
+    series: { name: text(general, 'seriesName'), seriesId: text(general, 'seriesId'), lei: identifier(text(general, 'seriesLei')) },
+    classIds: texts(filerInfo, 'seriesClassInfo', 'classId'),
+    reportPeriodEnd: isoDate(text(general, 'repPdEnd')),
+    reportDate: isoDate(text(general, 'repPdDate')),
+    isFinalFiling: flag(text(general, 'isFinalFiling')),
+    totalAssets: decimalOrExponent(text(fund, 'totAssets')),
+    totalLiabilities: decimalOrExponent(text(fund, 'totLiabs')),
+    netAssets: decimalOrExponent(text(fund, 'netAssets')),
+    holdings: children(form, 'invstOrSecs', 'invstOrSec').map(holdingOf),
+    signature: { name: text(signature, 'signerName'), title: text(signature, 'title'), date: isoDate(text(signature, 'dateSigned')) },
   };
 
   const parties: PartyRef[] = [{ cik: data.registrant.cik, name: data.registrant.name, role: 'filer' }];
@@ -236,7 +188,7 @@ export function parseNport(source: string, name: string): ParsedForm<NportData> 
 
   return {
     family: 'NPORT',
-    formType: text(header?.submissionType) ?? container?.formType ?? 'NPORT-P',
+    formType: text(header, 'submissionType') ?? container?.formType ?? 'NPORT-P',
     accessionNumber: container?.accessionNumber ?? null,
     filedAt: container?.filedAt ?? null,
     // EDGAR's period of report for N-PORT is the portfolio date, not the fiscal year end

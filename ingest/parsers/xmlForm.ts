@@ -1,10 +1,14 @@
-// Shared reading for the EDGAR structured XML forms (D, 144, C, 13D/G, N-PX): find the XML in a
-// bare file or a submission container, refuse anything malformed, and read leaf values the way
-// records.ts asks (text as filed, numbers from their text, YYYY-MM-DD dates, null for absent).
+// Shared reading for the EDGAR structured XML forms (D, 144, C, 13D/G, N-PX, 13F, N-CEN, N-PORT,
+// 3/4/5): find the XML in a bare file or a submission container, refuse anything malformed, and
+// read leaf values the way records.ts asks (text as filed, numbers from their text, YYYY-MM-DD
+// dates, null for absent).
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { isSgmlSubmission, parseSgmlSubmission } from './sgml.ts';
+import { isSgmlSubmission, parseSgmlSubmission, type SgmlSubmission } from './sgml.ts';
 
-/** An element as fast-xml-parser gives it: children by local name, leaves as strings. */
+/**
+ * An element as fast-xml-parser gives it: children by local name, leaves as strings, and (when
+ * read with `attributes`) attributes as `@name` keys, e.g. <isin value="X"/> gives { '@value': 'X' }.
+ */
 export type XmlNode = { [key: string]: unknown };
 
 export interface XmlDocument {
@@ -34,25 +38,44 @@ export interface Address {
   zipCode: string | null;
 }
 
-const parser = new XMLParser({
+export interface XmlReadOptions {
+  /** Keep attributes as `@name` keys: N-CEN, N-PORT and the ownership footnote ids carry data there. */
+  attributes?: boolean;
+}
+
+const ATTRIBUTE_PREFIX = '@';
+
+const parserSettings = {
   // EDGAR mixes default and prefixed namespaces (ns2:, com:, inf:) for the same schema.
   removeNSPrefix: true,
-  ignoreAttributes: true,
   ignoreDeclaration: true,
   // Keep every leaf as its text: CUSIPs, CIKs and ZIP codes have leading zeros.
   parseTagValue: false,
   htmlEntities: true,
-});
+};
+const elementParser = new XMLParser({ ...parserSettings, ignoreAttributes: true });
+// Attribute values stay text too; the prefix keeps them apart from child elements of the same name.
+const attributeParser = new XMLParser({ ...parserSettings, ignoreAttributes: false, attributeNamePrefix: ATTRIBUTE_PREFIX, parseAttributeValue: false });
+
+function parse(source: string, options: XmlReadOptions): XmlNode {
+  return (options.attributes ? attributeParser : elementParser).parse(source) as XmlNode;
+}
+
+/** Why `source` is not well-formed XML; null when it is. */
+function syntaxError(source: string): { msg: string; line: number; col: number } | null {
+  const verdict = XMLValidator.validate(source);
+  return verdict === true ? null : verdict.err;
+}
 
 function parseXml(xml: string, name: string): XmlDocument {
   const source = xml.replace(/^\uFEFF/, '').trimStart();
   if (!source.startsWith('<')) throw new Error(`${name}: not an XML document`);
-  const verdict = XMLValidator.validate(source);
-  if (verdict !== true) {
-    const { msg, line, col } = verdict.err;
+  const error = syntaxError(source);
+  if (error) {
+    const { msg, line, col } = error;
     throw new Error(`${name}: malformed or truncated XML at line ${line}${col ? `, column ${col}` : ''}: ${msg}`);
   }
-  const parsed = parser.parse(source) as XmlNode;
+  const parsed = parse(source, {});
   const roots = Object.keys(parsed);
   if (roots.length !== 1) throw new Error(`${name}: expected one root element, found ${roots.length}`);
   const root = roots[0]!;
@@ -71,11 +94,56 @@ export function readXmlForm(text: string, name: string, roots: string[]): XmlFor
     return { documents: [document], container: null };
   }
   const submission = parseSgmlSubmission(text);
-  const rootPattern = new RegExp(`<(?:[\\w.-]+:)?(?:${roots.join('|')})[\\s>/]`);
-  const documents = submission.documents.filter((d) => rootPattern.test(d.text)).map((d) => parseXml(d.text, `${name} (${d.filename ?? d.type})`));
+  const documents = submission.documents.filter((d) => holdsElement(d.text, ...roots)).map((d) => parseXml(d.text, `${name} (${d.filename ?? d.type})`));
   if (documents.length === 0) throw new Error(`${name}: the submission holds no <${roots.join('> or <')}> document`);
   const { accessionNumber, formType, filedAt, periodOfReport } = submission;
   return { documents, container: { accessionNumber, formType, filedAt, periodOfReport } };
+}
+
+/** Whether XML text has an element named one of `names`, in any namespace: a look before parsing. */
+export function holdsElement(xml: string, ...names: string[]): boolean {
+  return new RegExp(`<(?:[\\w.-]+:)?(?:${names.join('|')})[\\s>/]`).test(xml);
+}
+
+/**
+ * A full submission, refused when cut off inside a document: the container reader keeps only
+ * complete documents, so a lost information table or footnote would otherwise go unnoticed.
+ * `label` starts the error, e.g. 'N-CEN cut.txt'.
+ */
+export function completeSubmission(source: string, label: string): SgmlSubmission {
+  const submission = parseSgmlSubmission(source);
+  const opened = source.match(/<DOCUMENT>/g)?.length ?? 0;
+  const complete = submission.documents.length;
+  if (opened !== complete) throw new Error(`${label}: truncated submission (${opened} documents opened, ${complete} complete)`);
+  return submission;
+}
+
+export interface LocatedXml {
+  xml: string;
+  container: SgmlSubmission | null;
+}
+
+/**
+ * A form's one XML text: the file itself, or the first document of a complete submission that
+ * holds a <root> element. `label` starts each error; `missing` names that document when absent.
+ */
+export function locateXml(source: string, { root, label, missing }: { root: string; label: string; missing: string }): LocatedXml {
+  if (!isSgmlSubmission(source)) return { xml: source, container: null };
+  const container = completeSubmission(source, label);
+  const document = container.documents.find((d) => holdsElement(d.text, root));
+  if (!document) throw new Error(`${label}: submission has no ${missing}`);
+  return { xml: document.text, container };
+}
+
+/**
+ * A whole XML document, its root element(s) under their names: the caller looks for the root, so
+ * that it can say in its own words what is missing. `label` starts the error, e.g. 'N-PORT cut.xml'.
+ */
+export function parseXmlTree(xml: string, label: string, options: XmlReadOptions = {}): XmlNode {
+  const source = xml.trim();
+  const error = syntaxError(source);
+  if (error) throw new Error(`${label}: not well-formed XML (${error.msg}, line ${error.line})`);
+  return parse(source, options);
 }
 
 function isNode(value: unknown): value is XmlNode {
@@ -124,6 +192,11 @@ export function texts(parent: XmlNode | null, ...path: string[]): string[] {
     .filter((t): t is string => t !== null);
 }
 
+/** The text of attribute `name` (read with `attributes`); null when absent or empty. */
+export function attribute(node: XmlNode | null, name: string): string | null {
+  return text(node, ATTRIBUTE_PREFIX + name);
+}
+
 const plainNumber = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 const groupedNumber = /^[+-]?\d{1,3}(,\d{3})+(\.\d+)?$/;
 
@@ -158,6 +231,12 @@ export function isoDate(value: string | null): string | null {
   const day = Number(d);
   if (month < 1 || month > 12 || day < 1 || day > 31) return null;
   return `${y}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
+/** `isoDate` of a date that may carry a time zone after it, as 2022-05-04-05:00 in Forms 3/4/5. */
+export function isoDateDroppingZone(value: string | null): string | null {
+  const day = value?.trim().match(/^\d{4}-\d{2}-\d{2}/)?.[0];
+  return isoDate(day ?? value);
 }
 
 /** A CIK as 10 digits. */

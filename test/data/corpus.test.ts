@@ -1,0 +1,179 @@
+// The real corpus (../shared/data), ingested once, read back through REST and GraphQL: exact
+// values as filed, each with the filing it came from. Expected numbers are the ones printed in
+// the corpus files themselves.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIngest, type IngestSummary } from '../../ingest/run.ts';
+import { folderSource } from '../../ingest/sources/folder.ts';
+import { corpusDir, hasCorpus } from '../corpus.ts';
+import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from '../harness.ts';
+
+describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () => {
+  let t: TestService;
+  let key: string;
+  let summary: IngestSummary;
+  let database: Awaited<ReturnType<typeof scratchDatabase>>;
+  const get = (route: string) => call(t, 'GET', route, { key });
+
+  beforeAll(async () => {
+    database = await scratchDatabase();
+    t = await startTestService({ database: database.target });
+    ({ key } = await orgWithKey(t, 'Corpus readers', 'team')); // more reads than the starter plan allows a minute
+    summary = await runIngest(t.service.services, folderSource(corpusDir));
+  }, 600_000);
+  afterAll(async () => {
+    await t?.close();
+    await database?.drop();
+  });
+
+  it('loads every EDGAR file and leaves out only market data and the proxy statement', () => {
+    expect(summary).toMatchObject({ read: 111, written: 85, failed: 0, skipped: 26 });
+  });
+
+  it('answers Apple\'s revenue with the tag Apple uses and the filing it came from', async () => {
+    const answer = await get('/v1/facts?ticker=AAPL&tag=Revenues&form=10-K&limit=100');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ requestedTag: 'Revenues', resolvedTag: 'RevenueFromContractWithCustomerExcludingAssessedTax', resolution: 'alias' });
+    expect(answer.body.facts).toContainEqual(
+      expect.objectContaining({ value: '391035000000', periodEnd: '2024-09-28', accessionNumber: '0000320193-24-000123', filedAt: '2024-11-01', citationUrl: expect.stringContaining('/320193/000032019324000123/') }),
+    );
+    const graphql = await call(t, 'POST', '/graphql', { key, body: { query: '{ facts(ticker: "AAPL", tag: "Revenues", form: "10-K", limit: 100) { resolvedTag facts { value periodEnd accessionNumber } } }' } });
+    expect(graphql.body.data.facts.facts).toEqual(answer.body.facts.map((f: { value: string; periodEnd: string; accessionNumber: string }) => ({ value: f.value, periodEnd: f.periodEnd, accessionNumber: f.accessionNumber })));
+  });
+
+  it('normalizes statements: FY2024 as filed, Q4 derived and flagged, a missing line says why', async () => {
+    const annual = await get('/v1/statements/all?ticker=AAPL&period=annual&limit=3');
+    const fy2024 = annual.body.periods.find((p: { fiscalYear: number }) => p.fiscalYear === 2024);
+    const revenue = fy2024.income.find((l: { key: string }) => l.key === 'revenue');
+    expect(revenue).toMatchObject({ value: '391035000000', derived: false, missing: null, fact: { accessionNumber: '0000320193-24-000123' } });
+    const netIncome = annual.body.periods.find((p: { fiscalYear: number }) => p.fiscalYear === 2023).income.find((l: { key: string }) => l.key === 'netIncome');
+    expect(netIncome.value).toBe('96995000000');
+
+    const quarterly = await get('/v1/statements/all?ticker=AAPL&period=quarterly&limit=12');
+    const q4 = quarterly.body.periods.find((p: { fiscalYear: number; fiscalPeriod: string }) => p.fiscalYear === 2024 && p.fiscalPeriod === 'Q4');
+    expect(q4.income.find((l: { key: string }) => l.key === 'revenue')).toMatchObject({ value: '94930000000', derived: true });
+    const nvidia = await get('/v1/statements/all?ticker=NVDA&period=annual&limit=1');
+    const lines = nvidia.body.periods[0].income.concat(nvidia.body.periods[0].balanceSheet, nvidia.body.periods[0].cashFlow);
+    for (const line of lines.filter((l: { value: string | null }) => l.value === null)) expect(['not_reported', 'not_covered', 'not_derivable']).toContain(line.missing);
+  });
+
+  it('breaks Apple\'s revenue down by product as the 10-K reports it', async () => {
+    const segments = await get('/v1/companies/segments?ticker=AAPL');
+    const product = segments.body.axes.find((a: { kind: string }) => a.kind === 'product');
+    expect(product.confidence).toBe('reported');
+    const fy2024 = product.periods.find((p: { periodEnd: string }) => p.periodEnd === '2024-09-28');
+    expect(fy2024.members.find((m: { member: string }) => m.member === 'aapl:IPhoneMember')).toMatchObject({ revenue: '201183000000', yoyGrowth: '0.0030' });
+  });
+
+  it('says plainly when the latest 10-K\'s document is not ingested, and serves the ingested one by accession', async () => {
+    const latest = await get('/v1/filings/latest/sections/item_1a?ticker=NVDA');
+    expect(latest.status).toBe(404);
+    expect(latest.body).toMatchObject({
+      code: 'section_not_found',
+      details: { reason: 'document_not_ingested', latestFiling: { accessionNumber: '0001045810-26-000021' }, ingestedFilingWithSection: { accessionNumber: '0001045810-25-000023' } },
+    });
+    const riskFactors = await get('/v1/filings/0001045810-25-000023/sections/item_1a?view=agent');
+    expect(riskFactors.status).toBe(200);
+    expect(riskFactors.body).toMatchObject({ key: 'item_1a', title: 'Risk Factors', truncated: true, filing: { accessionNumber: '0001045810-25-000023', form: '10-K' } });
+    expect(riskFactors.body.charCount).toBeGreaterThan(100_000);
+  });
+
+  it('reaches every ingested filing\'s sections through GraphQL', async () => {
+    const documents = await t.service.services.prisma.filing.findMany({ where: { form: { in: ['10-K', '10-Q'] }, documentSourceKey: { not: null } }, select: { accessionNumber: true } });
+    expect(documents.length).toBe(4);
+    for (const { accessionNumber } of documents) {
+      const answer = await call(t, 'POST', '/graphql', { key, body: { query: `{ filing(accessionNumber: "${accessionNumber}") { documentIngested sections { key charCount } } }` } });
+      expect(answer.body.data.filing.documentIngested).toBe(true);
+      expect(answer.body.data.filing.sections.length).toBeGreaterThanOrEqual(11);
+    }
+  });
+
+  it('serves Form D offering amounts as filed', async () => {
+    const list = await get('/v1/forms/d?limit=10');
+    expect(list.body.data).toHaveLength(3);
+    const shepherds = list.body.data.find((f: { companyName: string }) => f.companyName === 'Shepherd\'s Finance, LLC');
+    expect(shepherds).toMatchObject({ formType: 'D/A', cik: '0001544190' });
+    const one = await get(`/v1/forms/d/${shepherds.id}`);
+    expect(one.body.data).toMatchObject({ totalOfferingAmount: 8000000, totalAmountSold: 5725051, totalRemaining: 2274949, federalExemptions: ['06b'], totalNumberAlreadyInvested: 13 });
+    expect((await get('/v1/forms/d/0000000000-00-000000')).body.code).toBe('form_not_found');
+  });
+
+  it('serves 8-K officer changes, voting results per proposal and restatements', async () => {
+    const meta = await get('/v1/events/officer-changes?ticker=META');
+    expect(meta.body.data[0]).toMatchObject({ accessionNumber: '0001628280-25-058337', item: '5.02', fromIndexOnly: false, data: { changes: [expect.objectContaining({ person: 'Dina Powell McCormick', change: 'departure' })] } });
+    const blackrock = await get('/v1/events/officer-changes?cik=1364742');
+    expect(JSON.stringify(blackrock.body.data)).toContain('Martin Small');
+
+    const votes = await get('/v1/events/voting-results?meeting_type=annual');
+    const flowers = votes.body.data.find((e: { companyName: string }) => /FLOWERS/i.test(e.companyName));
+    const elmore = flowers.data.proposals.find((p: { nominee?: string }) => p.nominee?.includes('Elmore'));
+    expect(elmore).toMatchObject({ for: 277367302, withheld: 11873413, brokerNonVotes: 3936780 });
+    expect((await get('/v1/events/voting-results?meeting_type=special')).body.data).toEqual([]);
+
+    const restatements = await get('/v1/events/restatements?cik=1173313');
+    expect(restatements.body.data[0].data.periodEnds).toEqual(['2023-12-31']);
+  });
+
+  it('knows auditor changes from the filing index even without the documents', async () => {
+    const alzamend = await get('/v1/events/auditor-changes?cik=1677077');
+    expect(alzamend.body.data).toContainEqual(expect.objectContaining({ item: '4.01', fromIndexOnly: true, filedAt: '2024-05-09' }));
+  });
+
+  it('lists offering candidates, Form 144, Form C and N-CEN with their values; samples only on request', async () => {
+    const ipo = await get('/v1/events/ipo?limit=100');
+    expect(ipo.body.data.map((e: { data: { offeringType?: string; sharesOffered?: number } }) => e.data)).toContainEqual(expect.objectContaining({ sharesOffered: 608197, pricePerShare: 5.103 }));
+    const f144 = await get('/v1/forms/144');
+    expect(f144.body.data).toHaveLength(1);
+    expect(JSON.stringify(f144.body.data[0].data)).toContain('69996');
+    expect((await get('/v1/forms/144?include_samples=true')).body.data).toHaveLength(3);
+    expect((await get('/v1/forms/c?limit=100')).body.data).toHaveLength(6);
+    expect((await get('/v1/forms/ncen')).body.data.map((f: { companyName: string }) => f.companyName).sort()).toEqual(expect.arrayContaining([expect.stringMatching(/AB Active ETFs/i)]));
+    expect((await get('/v1/forms/npx')).body.data).toEqual([]);
+    expect((await get('/v1/forms/npx?include_samples=true')).body.data.length).toBeGreaterThan(0);
+  });
+
+  it('answers an empty list with the coverage it searched, never a claim that nothing was disclosed', async () => {
+    for (const route of ['/v1/forms/1-a', '/v1/events/enforcement', '/v1/filings?ticker=AAPL&form=S-4']) {
+      const answer = await get(route);
+      expect(answer.status).toBe(200);
+      expect(answer.body.data).toEqual([]);
+      expect(answer.body.coverage.note).toMatch(/does not establish/);
+    }
+  });
+
+  it('resolves entities and pages filings newest accepted first', async () => {
+    expect((await get('/v1/entities/resolve?identifier=AAPL')).body).toMatchObject({ matchedBy: 'ticker', confidence: 1, entity: { cik: '0000320193', name: 'Apple Inc.' } });
+    expect((await get('/v1/entities/resolve?identifier=320193')).body).toMatchObject({ matchedBy: 'cik', entity: { cik: '0000320193' } });
+    expect((await get('/v1/entities/resolve?identifier=no%20such%20company%20zz')).body.code).toBe('entity_not_found');
+    const page = await get('/v1/filings?ticker=AAPL&limit=50');
+    const accepted = page.body.data.map((f: { acceptedAt: string }) => f.acceptedAt);
+    expect(accepted).toEqual([...accepted].sort().reverse());
+    const next = await get(`/v1/filings?ticker=AAPL&limit=50&cursor=${encodeURIComponent(page.body.nextCursor)}`);
+    expect(next.body.data[0].acceptedAt <= accepted.at(-1)).toBe(true);
+    expect((await get('/v1/filings?filed_from=2024-02-30')).body.code).toBe('invalid_request_parameter');
+    expect((await get('/v1/filings?limit=101')).body.details.parameter).toBe('limit');
+  });
+});
+
+describe.runIf(hasCorpus)('an ingest over HTTP from an SEC-like server', { timeout: 120_000 }, () => {
+  it('fetches a ticker with the declared User-Agent and loads it', async () => {
+    const { startSecServer } = await import('../support/secServer.ts');
+    const { sourceFor } = await import('../../ingest/sources/index.ts');
+    const sec = await startSecServer();
+    const database = await scratchDatabase();
+    const t = await startTestService({ database: database.target });
+    try {
+      const source = sourceFor({ source: sec.url, tickers: ['AAPL'], userAgent: 'Investor Data Service tests tests@example.com' }, t.service.services);
+      const summary = await runIngest(t.service.services, source);
+      expect(summary.written).toBeGreaterThanOrEqual(3);
+      expect(sec.requests.every((r) => r.userAgent === 'Investor Data Service tests tests@example.com')).toBe(true);
+      const { key } = await orgWithKey(t);
+      const revenue = await call(t, 'GET', '/v1/facts?ticker=AAPL&tag=revenue&form=10-K', { key });
+      expect(revenue.body.facts.length).toBeGreaterThan(0);
+      expect(() => sourceFor({ source: sec.url, tickers: ['AAPL'] }, t.service.services)).toThrow(/User-Agent/);
+    } finally {
+      await t.close();
+      await database.drop();
+      await sec.close();
+    }
+  });
+});
