@@ -122,14 +122,45 @@ function operation(route: Route) {
   };
 }
 
+const rpcError = (status: string, codes: string) => ({ description: `${status}: JSON-RPC error ${codes}`, content: { 'application/json': { schema: { $ref: '#/components/schemas/JsonRpcError' } } } });
+
+/** The hosted MCP transport (SPEC 4.1, 7.3): not a route of the table, but its tools are. */
+function mcpOperation(routes: Route[]) {
+  const tools = routes.filter((r) => r.mcp).map((r) => `\`${r.name}\``);
+  return {
+    post: {
+      operationId: 'mcp',
+      summary: 'Hosted MCP endpoint (JSON-RPC 2.0 over Streamable HTTP, protocol 2025-11-25; also 2025-06-18, 2025-03-26, 2024-11-05)',
+      description: `Methods: initialize, ping, tools/list, tools/call, resources/list, resources/templates/list, resources/read, prompts/list, prompts/get; others are 404 with -32601. One JSON response per request (no server stream: GET is 405). Sessions are optional: initialize returns an \`Mcp-Session-Id\` that later requests may send (an unknown one is 404). A notification or response is 202 with no body. Accept must list application/json and text/event-stream (else 406); a browser Origin other than this service's or localhost is 403; an unsupported \`MCP-Protocol-Version\` is 400. Tools, one per data route, answering with the route's agent view as structuredContent: ${tools.join(', ')}. Each tools/call has a time budget (504, -32004 \`mcp_tool_timeout\`) and a circuit per tool (503, -32006 \`mcp_tool_circuit_open\`, with Retry-After).`,
+      tags: ['MCP'],
+      security: [{ apiKey: [] }, { session: [] }],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['jsonrpc'], properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } } } } } },
+      responses: {
+        200: { description: 'JSON-RPC result', content: { 'application/json': { schema: { type: 'object' } } } },
+        202: { description: 'A notification or response was accepted; no body' },
+        400: rpcError('Parse error, invalid request, unsupported protocol version, or unknown tool/resource/prompt or bad params', '-32700, -32600 or -32602 (data.code invalid_request or validation_error)'),
+        401: rpcError('No or rejected credential (WWW-Authenticate names the protected-resource metadata)', '-32001 (data.code missing_api_key or authentication_failed)'),
+        402: rpcError('Billing or plan blocks the tool', '-32007 (data.code billing_required)'),
+        403: rpcError('Origin not allowed, or no organization context', '-32600 or -32001'),
+        404: rpcError('Unsupported method, or unknown session', '-32601 (data.code invalid_request)'),
+        405: { description: 'GET or DELETE: no server stream, nothing to end' },
+        406: rpcError('Accept does not list application/json and text/event-stream', '-32600'),
+        429: rpcError('Quota window of the tool\'s meter class exhausted (Retry-After)', '-32005 (data.code ai_query_quota_exceeded)'),
+        503: rpcError('The tool\'s circuit is open (Retry-After)', '-32006 (data.code mcp_tool_circuit_open)'),
+        504: rpcError('The tool exceeded its time budget', '-32004 (data.code mcp_tool_timeout)'),
+      },
+    },
+  };
+}
+
 export function buildOpenApi(routes: Route[]) {
-  const paths: Record<string, Record<string, unknown>> = {};
+  const paths: Record<string, Record<string, unknown>> = { '/mcp': mcpOperation(routes) };
   for (const route of routes) (paths[route.path] ??= {})[route.method.toLowerCase()] = operation(route);
   return {
     openapi: '3.1.0',
     info: { title: 'Investor Data Service API', version: apiVersion, description },
     servers: [{ url: '/' }],
-    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    tags: [...new Set([...routes.map((r) => r.tag), 'MCP'])].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {
@@ -145,7 +176,18 @@ export function buildOpenApi(routes: Route[]) {
           schema: { type: 'string', enum: [apiVersion] },
         },
       },
-      schemas: { Error: errorEnvelope },
+      schemas: {
+        Error: errorEnvelope,
+        JsonRpcError: {
+          type: 'object',
+          required: ['jsonrpc', 'id', 'error'],
+          properties: {
+            jsonrpc: { const: '2.0' },
+            id: { type: ['string', 'integer', 'null'] },
+            error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' }, data: { type: 'object', properties: { code: { type: 'string' }, requestId: { type: 'string' }, retryAfter: { type: 'integer' } } } } },
+          },
+        },
+      },
     },
   };
 }

@@ -33,6 +33,8 @@ export interface Route {
   response: z.ZodType;
   /** error codes this route can answer with, beyond the ones every route of its access class has */
   errors?: string[];
+  /** listed as an MCP tool of the same name, answering with the route's agent view */
+  mcp?: boolean;
   run(params: { path: any; query: any; body: any }, ctx: Context): Promise<unknown>;
 }
 
@@ -58,6 +60,7 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
   params?: { path?: P; query?: Q; body?: B };
   response: R;
   errors?: string[];
+  mcp?: boolean;
   operation: TypedDocumentNode<TData, TVars>;
   variables?: (params: RouteParams<P, Q, B>) => TVars;
 }) {

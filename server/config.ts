@@ -29,6 +29,15 @@ export interface Config {
   stripe: { publishableKeyTest?: string; publishableKeyLive?: string };
   /** create the demo organization on a fresh database */
   createDemoOrg: boolean;
+  mcp: {
+    /** a tool that has not answered by then is 504 mcp_tool_timeout */
+    toolTimeoutMs: number;
+    /** failures in a row that open a tool's circuit, and how long it stays open */
+    circuitFailures: number;
+    circuitCooldownMs: number;
+    /** browser origins allowed to call /mcp besides this service's own and localhost */
+    allowedOrigins: string[];
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -58,5 +67,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publishableKeyLive: env.STRIPE_PUBLISHABLE_KEY_LIVE || undefined,
     },
     createDemoOrg: env.IDS_DEMO_ORG !== 'off',
+    mcp: {
+      toolTimeoutMs: Number(env.IDS_MCP_TOOL_TIMEOUT_MS ?? 15_000),
+      circuitFailures: Number(env.IDS_MCP_CIRCUIT_FAILURES ?? 5),
+      circuitCooldownMs: Number(env.IDS_MCP_CIRCUIT_COOLDOWN_MS ?? 30_000),
+      allowedOrigins: (env.IDS_MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
+    },
   };
 }

@@ -1,6 +1,6 @@
 // Entities, filings and sections (SPEC 4.5).
 import { z } from 'zod';
-import { EntitiesDocument, FilingSectionDocument, FilingsDocument, LatestFilingDocument, LatestSectionDocument, ResolveEntityDocument, type EntityFieldsFragment, type FilingFieldsFragment } from '../operations/generated.ts';
+import { EntitiesDocument, FilingByAccessionDocument, FilingSectionDocument, FilingsDocument, LatestFilingDocument, LatestSectionDocument, ResolveEntityDocument, type EntityFieldsFragment, type FilingFieldsFragment } from '../operations/generated.ts';
 import { cikParam, coverage, coverageSchema, dateFilters, inView, tickerParam, type View } from '../dataParams.ts';
 import { listEnvelope, operationRoute, pageParams, viewParam } from '../route.ts';
 import { ApiError } from '../../server/errors.ts';
@@ -91,6 +91,7 @@ export const edgarRoutes = [
     tag: 'Entities',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: {
       query: z.strictObject({
         q: z.string().min(1).max(200).optional().describe('Name, ticker or CIK'),
@@ -122,6 +123,7 @@ export const edgarRoutes = [
     tag: 'Entities',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: { query: z.strictObject({ q: z.string().min(1).max(200).describe('Name, ticker or CIK'), limit: pageParams.limit, view: viewParam }) },
     response: z.object({ object: z.literal('list'), data: z.array(entity), total: z.number().int(), hasMore: z.boolean(), coverage: coverageSchema, requestId: z.string() }),
     operation: EntitiesDocument,
@@ -142,6 +144,7 @@ export const edgarRoutes = [
     tag: 'Entities',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: { query: z.strictObject({ identifier: z.string().min(1).max(200).describe('Ticker (AAPL), CIK (320193) or company name'), view: viewParam }) },
     response: z.object({
       object: z.literal('entity_resolution'),
@@ -176,6 +179,7 @@ export const edgarRoutes = [
     tag: 'Filings',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: { query: z.strictObject({ ...companyParams, form: z.string().min(1).max(20).optional().describe('Form type as filed, e.g. 10-K, 8-K, 4'), ...dateFilters, ...pageParams, view: viewParam }) },
     response: listEnvelope(filing).extend({ coverage: coverageSchema }),
     operation: FilingsDocument,
@@ -197,6 +201,7 @@ export const edgarRoutes = [
     tag: 'Filings',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: { query: z.strictObject({ ...companyParams, form: z.string().min(1).max(20).default('10-K'), view: viewParam }) },
     response: filing.extend({ sections: z.array(z.object({ key: z.string(), title: z.string(), charCount: z.number().int() })).optional(), requestId: z.string() }),
     errors: ['entity_not_found', 'filing_not_found'],
@@ -216,6 +221,7 @@ export const edgarRoutes = [
     tag: 'Filings',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: {
       path: z.strictObject({ section_key: sectionKeyParam }),
       query: z.strictObject({ ...companyParams, form: z.string().min(1).max(20).default('10-K'), max_chars: maxCharsParam, view: viewParam }),
@@ -233,6 +239,7 @@ export const edgarRoutes = [
     tag: 'Filings',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: { path: z.strictObject({ accession_number: accessionParam, section_key: sectionKeyParam }), query: z.strictObject({ max_chars: maxCharsParam, view: viewParam }) },
     response: sectionResponse,
     errors: ['filing_not_found', 'section_not_found'],
@@ -248,5 +255,24 @@ export const edgarRoutes = [
     }
     const { sections: _sections, ...filingFields } = filing;
     return sectionBody(filingSection, filingFields, query, meta);
+  }),
+  operationRoute({
+    name: 'filings_get',
+    method: 'GET',
+    path: '/v1/filings/{accession_number}',
+    summary: 'One filing by accession number, with its section manifest',
+    tag: 'Filings',
+    access: 'org',
+    meter: 'data_read',
+    mcp: true,
+    params: { path: z.strictObject({ accession_number: accessionParam }), query: z.strictObject({ view: viewParam }) },
+    response: filing.extend({ sections: z.array(z.object({ key: z.string(), title: z.string(), charCount: z.number().int() })).optional(), requestId: z.string() }),
+    errors: ['filing_not_found'],
+    operation: FilingByAccessionDocument,
+    variables: ({ path }) => ({ accessionNumber: path.accession_number }),
+  }).reshape(({ filing: found }, meta, { path, query }) => {
+    if (!found) throw new ApiError('filing_not_found', `No filing ${path.accession_number} is in the filings this service has indexed.`);
+    const { sections, ...rest } = found;
+    return { ...toFiling(rest, query.view), ...(query.view === 'compact' ? {} : { sections }), ...meta };
   }),
 ];

@@ -63,6 +63,7 @@ export const financialRoutes = [
     tag: 'Facts',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: {
       query: z.strictObject({
         ...company,
@@ -113,6 +114,7 @@ export const financialRoutes = [
     tag: 'Statements',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: {
       query: z.strictObject({
         ...company,
@@ -151,6 +153,7 @@ export const financialRoutes = [
     tag: 'Companies',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: { query: z.strictObject({ ...company, view: viewParam }) },
     response: z.object({ object: z.literal('segment_report'), cik: z.string(), rounding: z.string(), axes: z.array(z.looseObject({ axis: z.string(), kind: z.string(), confidence: z.enum(['reported', 'low_confidence']) })), coverage: coverageSchema, requestId: z.string() }),
     errors: ['entity_not_found'],

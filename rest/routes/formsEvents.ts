@@ -48,6 +48,7 @@ const formListRoutes: Route[] = formFamilies.map(({ slug, family, object, title,
     tag: 'Forms',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: {
       query: z.strictObject({
         ticker: tickerParam,
@@ -91,6 +92,7 @@ const formDById = operationRoute({
   tag: 'Forms',
   access: 'org',
   meter: 'data_read',
+  mcp: true,
   params: { path: z.strictObject({ accessionNumber: z.string().regex(/^(\d{10}-\d{2}-\d{6}|doc_[0-9a-f]{32})$/, 'expected an accession number like 0001234567-24-000001') }), query: z.strictObject({ view: viewParam }) },
   response: formItem.extend({ requestId: z.string() }),
   errors: ['form_not_found'],
@@ -139,6 +141,7 @@ const eventRoutes: Route[] = eventFamilies.map(({ slug, type, object, title, not
     tag: 'Events',
     access: 'org',
     meter: 'data_read',
+    mcp: true,
     params: {
       query: z.strictObject({
         ticker: tickerParam,

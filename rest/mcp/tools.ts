@@ -1,0 +1,109 @@
+// MCP tools: one per route of the table marked `mcp`, named like the route. A call runs the
+// route exactly as REST does (same access check, quota and executor), in its agent view, within
+// a time budget and behind a circuit breaker.
+import { z } from 'zod';
+import { assertAccess } from '../../resolvers/access.ts';
+import type { Context } from '../../resolvers/context.ts';
+import { chargeQuota } from '../../resolvers/metering.ts';
+import { ApiError, envelope, toApiError } from '../../server/errors.ts';
+import { parseParams } from '../params.ts';
+import type { Route } from '../route.ts';
+import { CircuitBreaker } from './breaker.ts';
+import { fromApiError, invalidParams, McpError, rpcCodes } from './protocol.ts';
+
+type AnyObject = z.ZodObject<z.ZodRawShape>;
+
+function jsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
+/** The tool's arguments: the route's path and query parameters, less `view` (a tool always answers in the agent view). */
+function argumentsSchema(route: Route): AnyObject {
+  const { view: _view, ...query } = (route.params.query?.shape ?? {}) as z.ZodRawShape;
+  return z.object({ ...(route.params.path?.shape ?? {}), ...query });
+}
+
+export interface McpToolOptions {
+  /** the budget of a tools/call request, counted from its arrival (Date.now() ms) */
+  timeoutMs: number;
+  arrivedAt: number;
+  breaker: CircuitBreaker;
+}
+
+export function toolsOf(routes: Route[]) {
+  return new Map(routes.filter((r) => r.mcp).map((r) => [r.name, r]));
+}
+
+export function listTools(tools: Map<string, Route>) {
+  return [...tools.values()].map((route) => ({
+    name: route.name,
+    title: route.summary,
+    description: [route.summary, route.description].filter(Boolean).join('. '),
+    inputSchema: jsonSchema(argumentsSchema(route)),
+    outputSchema: jsonSchema(route.response),
+    annotations: { title: route.summary, readOnlyHint: route.method === 'GET', idempotentHint: route.method === 'GET', destructiveHint: false, openWorldHint: false },
+  }));
+}
+
+class ToolTimeout extends Error {}
+
+function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new ToolTimeout()), Math.max(ms, 0))));
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+export async function callTool(tools: Map<string, Route>, name: unknown, args: unknown, ctx: Context, options: McpToolOptions) {
+  const route = typeof name === 'string' ? tools.get(name) : undefined;
+  if (!route) throw invalidParams(`Unknown tool ${JSON.stringify(name)}; tools/list names the tools.`);
+  if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw invalidParams('Tool arguments are an object.', 'validation_error');
+  const given = (args ?? {}) as Record<string, unknown>;
+  const pathKeys = Object.keys(route.params.path?.shape ?? {});
+  const path = Object.fromEntries(Object.entries(given).filter(([k]) => pathKeys.includes(k)).map(([k, v]) => [k, String(v)]));
+  const query = { ...Object.fromEntries(Object.entries(given).filter(([k]) => !pathKeys.includes(k)).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v])), view: 'agent' };
+  if ('view' in given) throw invalidParams('`view` is not an argument of a tool: tools always answer in the agent view.', 'validation_error', { parameter: 'view' });
+
+  let params;
+  try {
+    params = parseParams(route, { path, query, body: undefined });
+  } catch (error) {
+    const known = toApiError(error);
+    throw invalidParams(known?.message ?? 'The arguments do not match the tool\'s input schema.', 'validation_error', { ...(known?.options.details ?? {}) });
+  }
+
+  const retryAfter = options.breaker.retryAfter(route.name);
+  if (retryAfter) throw new McpError(503, rpcCodes.circuitOpen, 'mcp_tool_circuit_open', `The ${route.name} tool failed repeatedly and is paused; retry after ${retryAfter} s.`, {}, retryAfter);
+
+  try {
+    assertAccess(ctx.principal, route.access);
+    if (route.meter && ctx.principal?.orgId) await chargeQuota(ctx, ctx.principal.orgId, route.meter);
+  } catch (error) {
+    const known = toApiError(error);
+    throw known ? fromApiError(known) : error;
+  }
+
+  try {
+    const remaining = options.timeoutMs - (Date.now() - options.arrivedAt);
+    if (remaining <= 0) throw new ToolTimeout();
+    const structured = (await withinBudget(route.run(params, ctx), remaining)) as Record<string, unknown>;
+    options.breaker.succeeded(route.name);
+    return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: false };
+  } catch (error) {
+    if (error instanceof ToolTimeout) {
+      options.breaker.failed(route.name);
+      throw new McpError(504, rpcCodes.toolTimeout, 'mcp_tool_timeout', `The ${route.name} tool did not answer within ${options.timeoutMs} ms; retry, or narrow the request.`, {}, 1);
+    }
+    const known = toApiError(error);
+    if (known && known.status < 500) {
+      // The tool worked and has an answer for the agent: nothing found, a bad identifier…
+      options.breaker.succeeded(route.name);
+      // No structuredContent: it would have to match the tool's output schema.
+      const { traceparent: _t, ...reported } = envelope(known, ctx.requestId, '');
+      return { content: [{ type: 'text', text: JSON.stringify(reported) }], isError: true };
+    }
+    options.breaker.failed(route.name);
+    if (!known) ctx.logger.error({ requestId: ctx.requestId, tool: route.name, err: error }, 'mcp tool failed');
+    throw known ? fromApiError(known) : fromApiError(new ApiError('internal_error', 'unexpected'));
+  }
+}
