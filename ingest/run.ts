@@ -7,7 +7,7 @@ import { newId } from '../server/ids.ts';
 import type { Logger } from '../server/logger.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import { publishAll } from '../subscriptions/events.ts';
-import { classify, documentKindOfForm, loadOrder, namedInPath } from './classify.ts';
+import { classify, documentKindOfForm, loadOrder, namedInPath, type ItemKind } from './classify.ts';
 import { handlers } from './registry.ts';
 import { NotForThisIngest } from './handlers.ts';
 import type { Source, SourceItem } from './sources/types.ts';
@@ -27,6 +27,8 @@ export interface IngestSummary {
 
 export interface Progress {
   item(done: number, total: number, key: string): void;
+  /** an item is through: how long it took and how it ended */
+  itemDone?(key: string, kind: string, ms: number, status: 'ingested' | 'partial' | 'skipped' | 'failed'): void;
   finish(): void;
 }
 
@@ -34,7 +36,7 @@ export interface Progress {
 const itemTransactionMs = 300_000;
 
 export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; logger: Logger }, source: Source, progress?: Progress): Promise<IngestSummary> {
-  const { prisma, bus, logger } = deps;
+  const { prisma } = deps;
   const started = Date.now();
   const run = await prisma.ingestRun.create({ data: { id: newId('run'), source: source.describe() } });
   const summary: IngestSummary = { runId: run.id, source: source.describe(), read: 0, written: 0, partial: 0, skipped: 0, failed: 0, records: 0, seconds: 0 };
@@ -46,66 +48,16 @@ export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; log
 
   for (const [index, item] of items.entries()) {
     progress?.item(index, items.length, item.key);
-    summary.read++;
+    const itemStarted = performance.now();
     const { kind, form } = await kindOf(prisma, item.key);
-    const record = async (status: 'failed' | 'skipped', sha256: string, reason: string) => {
-      await prisma.ingestItem.upsert({
-        where: { sourceKey: item.key },
-        create: { sourceKey: item.key, kind, sha256, status, reason, runId: run.id },
-        update: { kind, sha256, status, reason, runId: run.id, records: 0 },
-      });
-    };
-
-    let text: string;
-    try {
-      text = await item.read();
-    } catch (error) {
-      summary.failed++;
-      await record('failed', '', `could not read: ${(error as Error).message}`);
-      continue;
-    }
-    const sha256 = createHash('sha256').update(text).digest('hex');
-    const before = await prisma.ingestItem.findUnique({ where: { sourceKey: item.key } });
-    if (before && before.sha256 === sha256 && before.status !== 'failed') {
-      summary.skipped++;
-      continue;
-    }
-
-    const kindHandler = handlers[kind];
-    try {
-      if (!kindHandler) throw new Error(kind === 'unknown' ? 'unknown kind of file: not a layout or SEC path this ingest knows' : `no parser for ${kind}`);
-      const input = { key: item.key, name: item.name, text, kind, form };
-      const parsed = kindHandler.parse(input);
-      const outcome = await prisma.$transaction(
-        async (tx) => {
-          const loaded = await kindHandler.load(tx, parsed, input);
-          // 'partial': the item went in, but some of it (listed in reason) was left out.
-          const status = loaded.warnings?.length ? 'partial' : 'ingested';
-          const reason = loaded.warnings?.length ? loaded.warnings.join('; ').slice(0, 2000) : null;
-          await tx.ingestItem.upsert({
-            where: { sourceKey: item.key },
-            create: { sourceKey: item.key, kind, sha256, status, reason, records: loaded.records, runId: run.id },
-            update: { kind, sha256, status, reason, records: loaded.records, runId: run.id },
-          });
-          return loaded;
-        },
-        { timeout: itemTransactionMs, maxWait: itemTransactionMs },
-      );
+    const outcome = await ingestItem(deps, run.id, item, kind, form);
+    summary.read++;
+    if (outcome.status === 'ingested' || outcome.status === 'partial') {
       summary.written++;
-      if (outcome.warnings?.length) summary.partial++;
       summary.records += outcome.records;
-      await publishAll(bus, outcome.events);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 500) : String(error);
-      if (error instanceof NotForThisIngest) {
-        summary.skipped++;
-        await record('skipped', sha256, reason);
-      } else {
-        summary.failed++;
-        logger.warn({ key: item.key, kind, reason }, 'ingest item failed');
-        await record('failed', sha256, reason);
-      }
-    }
+      if (outcome.status === 'partial') summary.partial++;
+    } else summary[outcome.status]++;
+    progress?.itemDone?.(item.key, kind, performance.now() - itemStarted, outcome.status);
   }
   progress?.finish();
   summary.seconds = (Date.now() - started) / 1000;
@@ -114,6 +66,64 @@ export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; log
     data: { finishedAt: new Date(), read: summary.read, written: summary.written, skipped: summary.skipped, failed: summary.failed },
   });
   return summary;
+}
+
+type ItemOutcome = { status: 'ingested' | 'partial'; records: number } | { status: 'skipped' | 'failed' };
+
+/** One item: read, skip if unchanged, parse, and load in its own transaction with its IngestItem row. */
+async function ingestItem(deps: { prisma: PrismaClient; bus: EventBus; logger: Logger }, runId: string, item: SourceItem, kind: ItemKind, form: string | null): Promise<ItemOutcome> {
+  const { prisma, bus, logger } = deps;
+  const record = async (status: 'failed' | 'skipped', sha256: string, reason: string) => {
+    await prisma.ingestItem.upsert({
+      where: { sourceKey: item.key },
+      create: { sourceKey: item.key, kind, sha256, status, reason, runId },
+      update: { kind, sha256, status, reason, runId, records: 0 },
+    });
+  };
+
+  let text: string;
+  try {
+    text = await item.read();
+  } catch (error) {
+    await record('failed', '', `could not read: ${(error as Error).message}`);
+    return { status: 'failed' };
+  }
+  const sha256 = createHash('sha256').update(text).digest('hex');
+  const previous = await prisma.ingestItem.findUnique({ where: { sourceKey: item.key } });
+  if (previous && previous.sha256 === sha256 && previous.status !== 'failed') return { status: 'skipped' };
+
+  const kindHandler = handlers[kind];
+  try {
+    if (!kindHandler) throw new Error(kind === 'unknown' ? 'unknown kind of file: not a layout or SEC path this ingest knows' : `no parser for ${kind}`);
+    const input = { key: item.key, name: item.name, text, kind, form };
+    const parsed = kindHandler.parse(input);
+    const loaded = await prisma.$transaction(
+      async (tx) => {
+        const result = await kindHandler.load(tx, parsed, input);
+        // 'partial': the item went in, but some of it (listed in reason) was left out.
+        const status = result.warnings?.length ? 'partial' : 'ingested';
+        const reason = result.warnings?.length ? result.warnings.join('; ').slice(0, 2000) : null;
+        await tx.ingestItem.upsert({
+          where: { sourceKey: item.key },
+          create: { sourceKey: item.key, kind, sha256, status, reason, records: result.records, runId },
+          update: { kind, sha256, status, reason, records: result.records, runId },
+        });
+        return result;
+      },
+      { timeout: itemTransactionMs, maxWait: itemTransactionMs },
+    );
+    await publishAll(bus, loaded.events);
+    return { status: loaded.warnings?.length ? 'partial' : 'ingested', records: loaded.records };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 500) : String(error);
+    if (error instanceof NotForThisIngest) {
+      await record('skipped', sha256, reason);
+      return { status: 'skipped' };
+    }
+    logger.warn({ key: item.key, kind, reason }, 'ingest item failed');
+    await record('failed', sha256, reason);
+    return { status: 'failed' };
+  }
 }
 
 /** An SEC archive document is named by accession only: its filing (indexed earlier in the run) says what it is. */

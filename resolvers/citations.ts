@@ -1,4 +1,5 @@
 // Where a value came from, in the form every data response carries it.
+import type { PrismaClient } from '../prisma/db.ts';
 
 const archives = 'https://www.sec.gov/Archives/edgar/data';
 
@@ -16,3 +17,20 @@ export interface Provenance {
 }
 
 export const isoDay = (date: Date | null | undefined) => (date ? date.toISOString().slice(0, 10) : null);
+
+/** `${cik}|${accessionNumber}`: what a value needs to be cited */
+export const citationKey = (cik: string, accessionNumber: string) => `${cik}|${accessionNumber}`;
+
+/**
+ * The citation URLs of many values at once (a DataLoader's batch): each filing's primary
+ * document where the index names it, else its index page. One query for any number of values.
+ */
+export async function documentCitations(prisma: PrismaClient, keys: readonly string[]): Promise<string[]> {
+  const accessions = [...new Set(keys.map((key) => key.split('|')[1]!))];
+  const filings = await prisma.filing.findMany({ where: { accessionNumber: { in: accessions } }, select: { accessionNumber: true, primaryDocument: true } });
+  const documents = new Map(filings.map((f) => [f.accessionNumber, f.primaryDocument]));
+  return keys.map((key) => {
+    const [cik, accessionNumber] = key.split('|') as [string, string];
+    return citationUrl(cik, accessionNumber, documents.get(accessionNumber));
+  });
+}

@@ -1,6 +1,6 @@
 // Reported facts (with the tag the issuer actually uses), normalized statements and segments.
 import { requireDataAccess } from '../resolvers/access.ts';
-import { citationUrl } from '../resolvers/citations.ts';
+import { citationKey, documentCitations } from '../resolvers/citations.ts';
 import { companySegments, companyStatements, factSeries } from '../resolvers/financials.ts';
 import type { SegmentAxis, SegmentMember, SegmentPeriod, SegmentReport } from '../resolvers/segments.ts';
 import type { FactSource, StatementBundle, StatementLine, StatementPeriod } from '../resolvers/statements.ts';
@@ -24,7 +24,12 @@ const FactRef = builder.prismaObject('Fact', {
     accessionNumber: t.exposeString('accessionNumber'),
     filedAt: t.expose('filedAt', { type: 'Date', nullable: true }),
     dimensions: t.expose('dimensions', { type: 'JSON' }),
-    citationUrl: t.string({ resolve: (f) => citationUrl(f.cik, f.accessionNumber) }),
+    citationUrl: t.loadable({
+      type: 'String',
+      description: 'The filing\'s primary document (its index page when the document is not known)',
+      load: (keys: string[], ctx) => documentCitations(ctx.prisma, keys),
+      resolve: (f) => citationKey(f.cik, f.accessionNumber),
+    }),
   }),
 });
 
@@ -39,7 +44,7 @@ const Source = builder.objectRef<FactSource & { cik: string }>('FactSource').imp
     filedAt: t.exposeString('filedAt', { nullable: true }),
     periodStart: t.exposeString('periodStart', { nullable: true }),
     periodEnd: t.exposeString('periodEnd'),
-    citationUrl: t.string({ resolve: (s) => citationUrl(s.cik, s.accessionNumber) }),
+    citationUrl: t.loadable({ type: 'String', load: (keys: string[], ctx) => documentCitations(ctx.prisma, keys), resolve: (s) => citationKey(s.cik, s.accessionNumber) }),
   }),
 });
 

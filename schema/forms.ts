@@ -1,7 +1,7 @@
 // Structured forms and the events filings disclose.
 import { requireDataAccess } from '../resolvers/access.ts';
 import { assertAccess } from '../resolvers/access.ts';
-import { citationUrl } from '../resolvers/citations.ts';
+import { citationKey, documentCitations } from '../resolvers/citations.ts';
 import { cikFor } from '../resolvers/entities.ts';
 import { builder } from './builder.ts';
 import { maxPageSize } from './edgar.ts';
@@ -19,7 +19,13 @@ builder.prismaObject('FormRecord', {
     isSample: t.exposeBoolean('isSample', { description: 'True for the SEC\'s published specification samples (fictitious data)' }),
     parties: t.expose('parties', { type: 'JSON' }),
     data: t.expose('data', { type: 'JSON', description: 'The form\'s fields as filed; shape per family in the OpenAPI document' }),
-    citationUrl: t.string({ nullable: true, resolve: (f) => (f.accessionNumber && f.cik ? citationUrl(f.cik, f.accessionNumber) : null) }),
+    citationUrl: t.loadable({
+      type: 'String',
+      nullable: true,
+      description: 'The filing\'s primary document; null for a document that carries no accession number',
+      load: (keys: string[], ctx) => documentCitations(ctx.prisma, keys),
+      resolve: (f) => (f.accessionNumber && f.cik ? citationKey(f.cik, f.accessionNumber) : null),
+    }),
     entity: t.relation('entity', { nullable: true }),
   }),
 });
