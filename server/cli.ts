@@ -86,16 +86,23 @@ const commands: Record<string, Command> = {
       }),
   },
   ingest: {
-    usage: 'ingest --source <folder|URL> [--tickers AAPL,NVDA] [--ciks 320193] [--user-agent "Name email"]',
-    help: 'Load SEC data: a folder laid out like ../shared/data, or the SEC over HTTP (https://www.sec.gov) for the named tickers or CIKs, at most 10 requests a second with the User-Agent from --user-agent or IDS_SEC_USER_AGENT. Running it again changes only what changed. Prints one summary line; failed items are listed by ingest:failures.',
-    options: { source: { type: 'string' }, tickers: { type: 'string' }, ciks: { type: 'string' }, 'user-agent': { type: 'string' } },
+    usage: 'ingest --source <folder|URL> [--tickers AAPL,NVDA] [--ciks 320193] [--index-dates 2024-01-02] [--index-quarters 2024Q1] [--user-agent "Name email"]',
+    help: 'Load SEC data: a folder laid out like ../shared/data, or the SEC over HTTP (https://www.sec.gov) for the named tickers or CIKs and daily/quarterly form indexes, at most 10 requests a second with the User-Agent from --user-agent or IDS_SEC_USER_AGENT. Running it again changes only what changed. Prints one summary line; failed items are listed by ingest:failures.',
+    options: { source: { type: 'string' }, tickers: { type: 'string' }, ciks: { type: 'string' }, 'index-dates': { type: 'string' }, 'index-quarters': { type: 'string' }, 'user-agent': { type: 'string' } },
     run: (values) =>
       withDatabase(async ({ prisma }) => {
         if (!values.source) throw new Error('--source is required');
         const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
         const list = (v: unknown) => (typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
         const source = sourceFor(
-          { source: values.source as string, tickers: list(values.tickers), ciks: list(values.ciks), userAgent: (values['user-agent'] as string | undefined) ?? process.env.IDS_SEC_USER_AGENT },
+          {
+            source: values.source as string,
+            tickers: list(values.tickers),
+            ciks: list(values.ciks),
+            indexDates: list(values['index-dates']),
+            indexQuarters: list(values['index-quarters']),
+            userAgent: (values['user-agent'] as string | undefined) ?? process.env.IDS_SEC_USER_AGENT,
+          },
           { prisma, logger },
         );
         const summary = await runIngest({ prisma, bus: createEventBus(undefined, logger), logger }, source, terminalProgress());

@@ -38,6 +38,26 @@ export interface SecHttpOptions {
   documents?: { forms?: string[]; latest?: number };
   /** attempts per URL (default 5) and the backoff: base delay doubling per attempt, capped */
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** daily form indexes to fetch, by date (YYYY-MM-DD): every filing of those days */
+  indexDates?: string[];
+  /** quarterly full indexes to fetch, e.g. 2024Q1 */
+  indexQuarters?: string[];
+}
+
+/** The Archives paths of the daily and quarterly form indexes a source was asked for. */
+export function indexPaths(dates: string[] = [], quarters: string[] = []): string[] {
+  const daily = dates.map((date) => {
+    const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+    if (!match) throw new Error(`an index date is YYYY-MM-DD, not ${JSON.stringify(date)}`);
+    const [, year, month, day] = match;
+    return `/Archives/edgar/daily-index/${year}/QTR${Math.ceil(Number(month) / 3)}/form.${year}${month}${day}.idx`;
+  });
+  const quarterly = quarters.map((quarter) => {
+    const match = /^(\d{4})Q([1-4])$/.exec(quarter);
+    if (!match) throw new Error(`an index quarter is like 2024Q1, not ${JSON.stringify(quarter)}`);
+    return `/Archives/edgar/full-index/${match[1]}/QTR${match[2]}/form.idx`;
+  });
+  return [...daily, ...quarterly];
 }
 
 /** Why a URL yielded no content: the last HTTP status (null for a network error) after `attempts` tries. */
@@ -58,6 +78,7 @@ const defaultBaseUrls = { data: 'https://data.sec.gov', www: 'https://www.sec.go
 const tickersPath = '/files/company_tickers.json';
 
 export function secHttpSource(options: SecHttpOptions): Source {
+  const indexes = indexPaths(options.indexDates, options.indexQuarters);
   const userAgent = options.userAgent?.trim() ?? '';
   if (!/[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+/.test(userAgent)) {
     throw new Error(
@@ -143,8 +164,9 @@ export function secHttpSource(options: SecHttpOptions): Source {
   }
 
   return {
-    describe: () => `SEC EDGAR (${base.www}, ${base.data}) for ${[...tickers, ...ciks].join(', ') || 'nothing'}`,
+    describe: () => `SEC EDGAR (${base.www}, ${base.data}) for ${[...tickers, ...ciks, ...indexes.map((p) => p.split('/').slice(-3).join('/'))].join(', ') || 'nothing'}`,
     async *items() {
+      for (const path of indexes) yield* leaf(base.www + path, path);
       const all = new Set(ciks);
       if (tickers.length) yield* resolveTickers(all);
       for (const cik of all) yield* company(cik);

@@ -169,9 +169,12 @@ describe.runIf(hasCorpus)('an ingest over HTTP from an SEC-like server', { timeo
     const database = await scratchDatabase();
     const t = await startTestService({ database: database.target });
     try {
-      const source = sourceFor({ source: sec.url, tickers: ['AAPL'], userAgent: 'Investor Data Service tests tests@example.com' }, t.service.services);
+      const source = sourceFor({ source: sec.url, tickers: ['AAPL'], indexDates: ['2020-03-18'], userAgent: 'Investor Data Service tests tests@example.com' }, t.service.services);
       const summary = await runIngest(t.service.services, source);
-      expect(summary.written).toBeGreaterThanOrEqual(3);
+      expect(summary.written).toBeGreaterThanOrEqual(4);
+      expect(sec.requests.map((r) => r.path)).toContain('/Archives/edgar/daily-index/2020/QTR1/form.20200318.idx');
+      // a filing of that day's form index (edgar/data/1000045/0001564590-20-011991.txt)
+      expect(await t.service.services.prisma.filing.count({ where: { filedAt: new Date('2020-03-18T00:00:00Z') } })).toBeGreaterThan(1000);
       expect(sec.requests.every((r) => r.userAgent === 'Investor Data Service tests tests@example.com')).toBe(true);
       const { key } = await orgWithKey(t);
       const revenue = await call(t, 'GET', '/v1/facts?ticker=AAPL&tag=revenue&form=10-K', { key });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { runIngest, type IngestSummary } from '../../ingest/run.ts';
 import { fixture } from '../corpus.ts';
-import { call, orgWithKey, startTestService, type TestService } from '../harness.ts';
+import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from '../harness.ts';
 import { fixtureCorpus, fixtureSource } from './fixtureSource.ts';
 
 let t: TestService;
@@ -59,12 +59,18 @@ const broken = {
   'market/prices/XYZ.daily.csv': { text: 'Date,Open\n2024-01-02,1\n' },
 };
 
+let database: Awaited<ReturnType<typeof scratchDatabase>>;
+
 beforeAll(async () => {
-  t = await startTestService();
+  database = await scratchDatabase(); // ingest state (which items are done) must not be shared with other suites
+  t = await startTestService({ database: database.target });
   ({ key } = await orgWithKey(t));
   first = await ingest({ ...fixtureCorpus, ...broken });
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await database?.drop();
+});
 
 describe('a first ingest', () => {
   it('loads every good item, refuses the broken ones with a reason, and skips what is not EDGAR data', async () => {

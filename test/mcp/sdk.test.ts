@@ -28,14 +28,18 @@ async function refusal(work: Promise<unknown>) {
   return { status: error.code, rpc: body.error as { code: number; message: string; data: { code: string; retryAfter?: number } } };
 }
 
+let database: Awaited<ReturnType<typeof scratchDatabase>>;
+
 beforeAll(async () => {
-  t = await startTestService();
+  database = await scratchDatabase(); // its own ingest state, apart from other suites'
+  t = await startTestService({ database: database.target });
   ({ key } = await orgWithKey(t, 'Agents', 'team'));
   await runIngest(t.service.services, fixtureSource(fixtureCorpus));
 });
 afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await t?.close();
+  await database?.drop();
 });
 
 describe('discovery', () => {
