@@ -1,5 +1,6 @@
 // The error contract (SPEC 2.1, 7): one class for every failure a client can be told about,
 // one catalog of codes and statuses, and one envelope for every door.
+import { PothosValidationError } from '@pothos/core';
 import { GraphQLError } from 'graphql';
 import { newId } from './ids.ts';
 
@@ -108,6 +109,13 @@ export function unexpectedError(): ApiError {
 /** The ApiError inside a GraphQL error (resolvers throw it; GraphQL wraps it with a path). */
 export function toApiError(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error;
+  // Pothos refuses input it cannot use, such as a cursor it did not issue: the client's mistake.
+  if (error instanceof PothosValidationError) {
+    const cursor = /cursor/i.test(error.message);
+    return new ApiError('invalid_query_parameter', cursor ? 'The cursor is not one this service issued; pass the nextCursor of a previous page.' : error.message, {
+      details: cursor ? { parameter: 'cursor' } : {},
+    });
+  }
   if (error instanceof GraphQLError && error.originalError) return toApiError(error.originalError);
   return undefined;
 }

@@ -75,6 +75,8 @@ describe('the envelope for bad input', () => {
     expect(view.details).toEqual({ parameter: 'view', acceptedValues: ['default', 'compact', 'agent'] });
     const repeated = expectEnvelope(await call(t, 'GET', '/v1/limits?view=agent&view=compact', { key: org.key }), 400, 'invalid_query_parameter');
     expect(repeated.details.parameter).toBe('view');
+    const cursor = expectEnvelope(await call(t, 'GET', '/v1/api_keys?cursor=not-a-cursor', { key: org.key }), 400, 'invalid_query_parameter');
+    expect(cursor.details).toEqual({ parameter: 'cursor' });
     const onParameterless = expectEnvelope(await call(t, 'GET', '/v1/billing/rates?plan=team'), 400, 'invalid_query_parameter');
     expect(onParameterless.details).toEqual({ parameter: 'plan', acceptedValues: ['view'] });
   });
