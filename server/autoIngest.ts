@@ -20,9 +20,15 @@ export function autoIngestSource(env: NodeJS.ProcessEnv = process.env): { source
   return null;
 }
 
+/** an unfinished run younger than this is taken to be another instance's, still going */
+const runningRunMs = 30 * 60_000;
+
 export async function autoIngest(services: Services, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const { prisma, logger } = services;
-  if (await prisma.ingestRun.count({ where: { finishedAt: { not: null } } })) return;
+  // A finished run means the data is there; a recent unfinished one, that another instance is
+  // loading it (one that died longer ago is resumed: unchanged items are skipped).
+  const started = new Date(Date.now() - runningRunMs);
+  if (await prisma.ingestRun.count({ where: { OR: [{ finishedAt: { not: null } }, { startedAt: { gt: started } }] } })) return;
   const plan = autoIngestSource(env);
   if (!plan) {
     logger.info('no EDGAR data yet: run `npm run ids -- ingest --source <folder>` (or --source https://www.sec.gov --tickers AAPL with IDS_SEC_USER_AGENT set)');
