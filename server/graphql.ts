@@ -24,6 +24,9 @@ export function createGraphqlHandler(services: Services) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // GraphiQL served from the package itself, so it works without reaching a CDN; the 9 MB
+    // bundle is loaded the first time someone opens it, not at every start.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     graphiql: { title: 'Investor Data Service', subscriptionsProtocol: 'WS', defaultQuery: '{\n  me {\n    kind\n    organization { id name planKey }\n  }\n}\n' },
     logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => services.logger.error({ args }, 'graphql') },
     context: async ({ request, res }) => {

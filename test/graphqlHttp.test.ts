@@ -20,4 +20,12 @@ describe('/graphql', () => {
     }
     expect(failed).toEqual([]);
   });
+
+  it('serves GraphiQL to a browser without loading anything from elsewhere', async () => {
+    const page = await fetch(`${t.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<title>Investor Data Service</title>');
+    expect(html).not.toMatch(/<(script|link)[^>]+(src|href)="https?:\/\//);
+  });
 });
