@@ -127,11 +127,12 @@ async function ingestItem(deps: { prisma: PrismaClient; bus: EventBus; logger: L
 }
 
 /** An SEC archive document is named by accession only: its filing (indexed earlier in the run) says what it is. */
-async function kindOf(prisma: PrismaClient, key: string) {
+async function kindOf(prisma: PrismaClient, key: string): Promise<{ kind: ItemKind; form: string | null }> {
   const kind = classify(key);
+  if (kind !== 'archive_document') return { kind, form: null };
   const { accessionNumber } = namedInPath(key);
   const filing = accessionNumber ? await prisma.filing.findUnique({ where: { accessionNumber }, select: { form: true } }) : null;
-  return { kind: kind === 'archive_document' ? documentKindOfForm(filing?.form) : kind, form: filing?.form ?? null };
+  return { kind: documentKindOfForm(filing?.form), form: filing?.form ?? null };
 }
 
 export function summaryLine(s: IngestSummary): string {

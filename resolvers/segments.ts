@@ -4,7 +4,8 @@
 // decimal divisions rounded half away from zero to 4 decimal places (0.5130 = 51.30%).
 import type { FactRecord } from '../ingest/parsers/companyFacts.ts';
 import { lineItems } from './concepts.ts';
-import { addDecimals, compareDecimals, divideDecimals, durationDays, parseDecimal, selectLatest, sourceOf, subtractDecimals, type FactSource, type Selected } from './statements.ts';
+import { addDecimals, compareDecimals, divideDecimals, parseDecimal, subtractDecimals } from './decimal.ts';
+import { durationDays, selectLatest, sourceOf, type FactSource, type Selected } from './statements.ts';
 
 export type AxisKind = 'product' | 'geographic' | 'operating';
 export type SegmentConfidence = 'reported' | 'low_confidence';

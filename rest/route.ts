@@ -38,6 +38,9 @@ export interface Route {
   run(params: { path: any; query: any; body: any }, ctx: Context): Promise<unknown>;
 }
 
+/** What a route says about itself: everything but how it runs and what its params and response are typed as. */
+type RouteDescription = Omit<Route, 'params' | 'response' | 'run'>;
+
 /** Response fields every object body carries. */
 export interface ResponseMeta {
   requestId: string;
@@ -48,22 +51,14 @@ export interface ResponseMeta {
  * Written `operationRoute({...}).reshape(fn)`: the first call fixes the types of the params and
  * of the documented response, so that the reshaper is checked against them.
  */
-export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(def: {
-  name: string;
-  method: HttpMethod;
-  path: string;
-  summary: string;
-  description?: string;
-  tag: string;
-  access: Access;
-  meter: string | null;
-  params?: { path?: P; query?: Q; body?: B };
-  response: R;
-  errors?: string[];
-  mcp?: boolean;
-  operation: TypedDocumentNode<TData, TVars>;
-  variables?: (params: RouteParams<P, Q, B>) => TVars;
-}) {
+export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyObject | undefined = undefined, Q extends AnyObject | undefined = undefined, B extends z.ZodType | undefined = undefined>(
+  def: RouteDescription & {
+    params?: { path?: P; query?: Q; body?: B };
+    response: R;
+    operation: TypedDocumentNode<TData, TVars>;
+    variables?: (params: RouteParams<P, Q, B>) => TVars;
+  },
+) {
   const { operation, variables, params = {}, ...rest } = def;
   return {
     reshape(reshape: (data: TData, meta: ResponseMeta, params: RouteParams<P, Q, B>) => z.input<R>): Route {
@@ -80,7 +75,7 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
 }
 
 /** A route that is not a data read: protocol metadata served by a handler of its own. */
-export function handlerRoute<R extends z.ZodType>(def: Omit<Route, 'run' | 'params'> & { response: R; run(ctx: Context): Promise<z.input<R>> }): Route {
+export function handlerRoute<R extends z.ZodType>(def: RouteDescription & { response: R; run(ctx: Context): Promise<z.input<R>> }): Route {
   const { run, ...rest } = def;
   return { ...rest, params: {}, run: (_params, ctx) => run(ctx) };
 }

@@ -5,7 +5,8 @@ import { parseCompanyFacts, type FactRecord } from '../ingest/parsers/companyFac
 import { parseInlineXbrl, parseXbrlInstance } from '../ingest/parsers/xbrlInstance.ts';
 import { resolveTag, tagUsage } from '../resolvers/concepts.ts';
 import { buildSegments, type SegmentAxis } from '../resolvers/segments.ts';
-import { addDecimals, buildStatements, durationDays, subtractDecimals, type StatementBundle, type StatementPeriod } from '../resolvers/statements.ts';
+import { addDecimals, subtractDecimals } from '../resolvers/decimal.ts';
+import { buildStatements, durationDays, type StatementBundle, type StatementPeriod } from '../resolvers/statements.ts';
 import { corpusFile, fixture, hasCorpus } from './corpus.ts';
 
 function period(bundle: StatementBundle, fiscalYear: number, fiscalPeriod: StatementPeriod['fiscalPeriod']): StatementPeriod {

@@ -4,11 +4,11 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { namedInPath } from '../classify.ts';
 import { handler, type Tx } from '../handlers.ts';
-import { digest, orderDate } from '../load/common.ts';
 import { ensureEntities } from '../load/entities.ts';
 import { writeDocumentEvents, type EventFields } from '../load/events.ts';
 import { loadFacts } from '../load/facts.ts';
-import { upsertFilings } from '../load/filings.ts';
+import { markDocumentIngested, upsertFilings } from '../load/filings.ts';
+import { saveFormRecord } from '../load/forms.ts';
 import { parseEightK } from '../parsers/eightK.ts';
 import { parseOffering } from '../parsers/offerings.ts';
 import { isSgmlSubmission, parseSgmlSubmission } from '../parsers/sgml.ts';
@@ -56,7 +56,7 @@ export const periodicReportHandler = handler({
     await tx.section.createMany({
       data: parsed.sections.map((s) => ({ accessionNumber: filing.accessionNumber, key: s.key, title: s.title, text: s.text, ordinal: s.ordinal, charCount: s.text.length })),
     });
-    await tx.filing.update({ where: { accessionNumber: filing.accessionNumber }, data: { documentSourceKey: key } });
+    await markDocumentIngested(tx, filing.accessionNumber, key);
     const inline = parseInlineXbrl(parsed.html, { accessionNumber: filing.accessionNumber, form: filing.form, filedAt: filing.filedAt?.toISOString().slice(0, 10) ?? null });
     const facts = inline.facts.length ? await loadFacts(tx, inline.facts, inline.concepts, 'inline_xbrl') : 0;
     return { records: parsed.sections.length + facts + 1, events };
@@ -68,7 +68,7 @@ export const currentReportHandler = handler({
   async load(tx, report, { key }) {
     const accessionNumber = report.accessionNumber ?? namedInPath(key).accessionNumber;
     const { filing, events: added } = await filingFor(tx, key, { accessionNumber, cik: report.company.cik, form: report.formType, filedAt: report.filedAt, reportDate: report.periodOfReport });
-    if (filing) await tx.filing.update({ where: { accessionNumber: filing.accessionNumber }, data: { documentSourceKey: key, ...(report.items.length ? { items: report.items } : {}) } });
+    if (filing) await markDocumentIngested(tx, filing.accessionNumber, key, report.items);
     const cik = filing?.cik ?? report.company.cik;
     if (cik) await ensureEntities(tx, [{ cik, name: report.company.name }]);
     const events: EventFields[] = report.events.map((event) => ({
@@ -93,25 +93,12 @@ export const offeringHandler = handler({
     const { filing, events: added } = await filingFor(tx, key, { accessionNumber, cik: offering.registrant.cik, form: offering.formType, filedAt: offering.filedAt });
     const cik = filing?.cik ?? offering.registrant.cik ?? null;
     if (cik) await ensureEntities(tx, [{ cik, name: offering.registrant.name }]);
-    const id = accessionNumber ?? `doc_${digest(key)}`;
-    const row = {
-      accessionNumber,
-      family: 'OFFERING',
-      formType: offering.formType,
-      cik,
-      filedAt: filing?.filedAt ?? (offering.filedAt ? new Date(`${offering.filedAt}T00:00:00Z`) : null),
-      periodOfReport: null,
-      orderedAt: orderDate(filing?.filedAt, offering.filedAt ? new Date(`${offering.filedAt}T00:00:00Z`) : null),
-      isSample: false,
-      parties: [{ cik, name: offering.registrant.name, role: 'issuer' }],
-      data: offering as unknown as Prisma.InputJsonValue,
-      sourceKey: key,
-    };
-    await tx.formRecord.upsert({ where: { id }, create: { id, ...row }, update: row });
-    if (filing) await tx.filing.update({ where: { accessionNumber: filing.accessionNumber }, data: { documentSourceKey: key } });
+    const filedAt = filing?.filedAt?.toISOString().slice(0, 10) ?? offering.filedAt;
+    await saveFormRecord(tx, { accessionNumber, family: 'OFFERING', formType: offering.formType, cik, filedAt, parties: [{ cik, name: offering.registrant.name, role: 'issuer' }], data: offering }, key);
+    if (filing) await markDocumentIngested(tx, filing.accessionNumber, key);
     const written = await writeDocumentEvents(
       tx,
-      [{ accessionNumber, cik, item: null, type: 'offering', eventDate: null, filedAt: row.filedAt?.toISOString().slice(0, 10) ?? null, confidence: offering.confidence ?? null, data: row.data }],
+      [{ accessionNumber, cik, item: null, type: 'offering', eventDate: null, filedAt, confidence: offering.confidence ?? null, data: offering as unknown as Prisma.InputJsonValue }],
       key,
     );
     return { records: 1 + written, events: added };
@@ -138,22 +125,8 @@ export const proxyHandler = handler({
   },
   async load(tx, proxy, { key }) {
     await ensureEntities(tx, [{ cik: proxy.registrant.cik, name: proxy.registrant.name }]);
-    const id = proxy.accessionNumber ?? `doc_${digest(key)}`;
-    const filedAt = proxy.filedAt ? new Date(`${proxy.filedAt}T00:00:00Z`) : null;
-    const row = {
-      accessionNumber: proxy.accessionNumber,
-      family: 'PROXY',
-      formType: 'DEF 14A',
-      cik: proxy.registrant.cik,
-      filedAt,
-      periodOfReport: null,
-      orderedAt: orderDate(filedAt),
-      isSample: false,
-      parties: [{ cik: proxy.registrant.cik, name: proxy.registrant.name, role: 'issuer' }],
-      data: proxy as unknown as Prisma.InputJsonValue,
-      sourceKey: key,
-    };
-    await tx.formRecord.upsert({ where: { id }, create: { id, ...row }, update: row });
+    const { accessionNumber, filedAt, registrant } = proxy;
+    await saveFormRecord(tx, { accessionNumber, family: 'PROXY', formType: 'DEF 14A', cik: registrant.cik, filedAt, parties: [{ ...registrant, role: 'issuer' }], data: proxy }, key);
     return { records: 1, events: [] };
   },
 });

@@ -1,10 +1,10 @@
 // Structured XML forms: each parser returns a ParsedForm; all are stored the same way.
-import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { namedInPath } from '../classify.ts';
 import { handler } from '../handlers.ts';
-import { day, digest, orderDate, padCik } from '../load/common.ts';
+import { padCik } from '../load/common.ts';
 import { ensureEntities } from '../load/entities.ts';
-import { upsertFilings } from '../load/filings.ts';
+import { markDocumentIngested, upsertFilings } from '../load/filings.ts';
+import { saveFormRecord } from '../load/forms.ts';
 import type { ParsedForm } from '../parsers/records.ts';
 
 const primaryRoles = ['issuer', 'fund', 'manager', 'filer', 'subject'] as const;
@@ -20,23 +20,9 @@ export function formHandler(parse: (text: string, name: string) => ParsedForm<un
       let events: Awaited<ReturnType<typeof upsertFilings>>['events'] = [];
       if (accessionNumber && cik && form.filedAt && !form.isSample) {
         events = (await upsertFilings(tx, [{ accessionNumber, cik, form: form.formType, filedAt: form.filedAt, reportDate: form.periodOfReport }])).events;
-        await tx.filing.update({ where: { accessionNumber }, data: { documentSourceKey: key } });
+        await markDocumentIngested(tx, accessionNumber, key);
       }
-      const id = accessionNumber ?? `doc_${digest(key)}`;
-      const row = {
-        accessionNumber,
-        family: form.family,
-        formType: form.formType,
-        cik,
-        filedAt: day(form.filedAt),
-        periodOfReport: day(form.periodOfReport),
-        orderedAt: orderDate(day(form.filedAt), day(form.periodOfReport)),
-        isSample: form.isSample,
-        parties: form.parties as unknown as Prisma.InputJsonValue,
-        data: form.data as Prisma.InputJsonValue,
-        sourceKey: key,
-      };
-      await tx.formRecord.upsert({ where: { id }, create: { id, ...row }, update: row });
+      await saveFormRecord(tx, { ...form, accessionNumber, cik }, key);
       return { records: 1, events };
     },
   });

@@ -79,3 +79,8 @@ export async function upsertFilings(tx: Tx, filings: FilingFields[], tickersByCi
   }
   return { records, events };
 }
+
+/** Records that the filing's own document was ingested, from this source item. */
+export async function markDocumentIngested(tx: Tx, accessionNumber: string, sourceKey: string, items?: string[]): Promise<void> {
+  await tx.filing.update({ where: { accessionNumber }, data: { documentSourceKey: sourceKey, ...(items?.length ? { items } : {}) } });
+}

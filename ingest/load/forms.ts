@@ -1,0 +1,38 @@
+// Structured records (forms, offering cover pages, proxy statements): one row each, keyed by the
+// accession number, or by a digest of the source for a document that does not carry one.
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { PartyRef } from '../parsers/records.ts';
+import type { Tx } from '../handlers.ts';
+import { day, digest, orderDate } from './common.ts';
+
+export interface FormRecordFields {
+  accessionNumber: string | null;
+  family: string;
+  formType: string;
+  cik: string | null;
+  filedAt: string | null;
+  periodOfReport?: string | null;
+  isSample?: boolean;
+  parties: PartyRef[] | { cik: string | null; name: string | null; role: string }[];
+  data: unknown;
+}
+
+export async function saveFormRecord(tx: Tx, fields: FormRecordFields, sourceKey: string): Promise<void> {
+  const id = fields.accessionNumber ?? `doc_${digest(sourceKey)}`;
+  const filedAt = day(fields.filedAt);
+  const periodOfReport = day(fields.periodOfReport ?? null);
+  const row = {
+    accessionNumber: fields.accessionNumber,
+    family: fields.family,
+    formType: fields.formType,
+    cik: fields.cik,
+    filedAt,
+    periodOfReport,
+    orderedAt: orderDate(filedAt, periodOfReport),
+    isSample: fields.isSample ?? false,
+    parties: fields.parties as unknown as Prisma.InputJsonValue,
+    data: fields.data as Prisma.InputJsonValue,
+    sourceKey,
+  };
+  await tx.formRecord.upsert({ where: { id }, create: { id, ...row }, update: row });
+}
