@@ -17,11 +17,25 @@ export const maxBodyBytes = 1024 * 1024;
 const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1');
 const pathMatcher = (path: string) => new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}/?$`);
 
-/** A key in a URL or a body has been exposed (proxies, logs, history): refuse it, never use it. */
-export function refuseKeysOutsideHeader(req: Request, _res: Response, next: NextFunction) {
-  if (looksLikeApiKey(decodeURIComponent(req.originalUrl))) {
+/** A key in a URL has been exposed (proxies, logs, history): refuse it, never use it. */
+export function refuseKeysInUrl(req: Request, _res: Response, next: NextFunction) {
+  if (looksLikeApiKey(req.originalUrl) || looksLikeApiKey(decodedOrAsIs(req.originalUrl))) {
     return next(new ApiError('authentication_failed', 'API keys are accepted only in the x-api-key header, never in a URL. Treat this key as exposed: revoke it and create a new one.'));
   }
+  next();
+}
+
+/** A URL with malformed percent-encoding is the client's to fix, not a reason to fail here. */
+function decodedOrAsIs(url: string): string {
+  try {
+    return decodeURIComponent(url);
+  } catch {
+    return url;
+  }
+}
+
+/** The same for a key in a parsed JSON body. */
+export function refuseKeysInBody(req: Request, _res: Response, next: NextFunction) {
   if (req.body !== undefined && looksLikeApiKey(JSON.stringify(req.body))) {
     return next(new ApiError('authentication_failed', 'API keys are accepted only in the x-api-key header, never in a request body. Treat this key as exposed: revoke it and create a new one.'));
   }

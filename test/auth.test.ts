@@ -106,6 +106,10 @@ describe('tenant isolation', () => {
     expect(bad.body.errors[0].extensions.code).toBe('authentication_failed');
     const withKey = await call(t, 'POST', '/graphql', { key: acme.key, body: { query: 'mutation { createApiKey(name: "x") { secret } }' } });
     expect(withKey.body.errors[0].extensions.code).toBe('browser_session_required');
+    const data = await call(t, 'POST', '/graphql', { body: { query: '{ filings(first: 1) { nodes { accessionNumber } } }' } });
+    expect(data.body.errors[0].extensions.code).toBe('missing_api_key');
+    const cursor = await call(t, 'POST', '/graphql', { key: acme.key, body: { query: '{ apiKeys(first: 1, after: "not-a-cursor") { nodes { id } } }' } });
+    expect(cursor.body.errors[0].extensions).toMatchObject({ code: 'invalid_query_parameter', details: { parameter: 'cursor' } });
   });
 });
 

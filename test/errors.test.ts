@@ -46,6 +46,13 @@ describe('the envelope for bad input', () => {
     expect(await t.service.services.prisma.apiKey.count({ where: { orgId: org.orgId } })).toBe(1);
   });
 
+  it('never a 500 for a URL with malformed percent-encoding', async () => {
+    const answer = await call(t, 'GET', '/v1/limits?view=%E0%A4%A', { key: org.key });
+    expect(answer.status).toBeLessThan(500);
+    expect(answer.body.object === 'error' ? answer.body.code : 'ok').not.toBe('internal_error');
+    expect((await call(t, 'GET', '/v1/%ZZ', { key: org.key })).status).toBe(404);
+  });
+
   it('415 unsupported_media_type for a body that is not sent as JSON', async () => {
     expectEnvelope(await call(t, 'POST', '/v1/api_keys', { token, rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
   });

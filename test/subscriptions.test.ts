@@ -94,10 +94,12 @@ describe('keyAdded', () => {
   });
 
   it('answers missing_api_key to a subscription without a credential', async () => {
-    const feed = collect(connect({}), keyAdded);
-    await feed.next(1);
-    const errors = (feed.failure as { extensions?: { code?: string } }[] | undefined) ?? feed.received[0]?.errors;
-    expect(errors?.[0]?.extensions?.code).toBe('missing_api_key');
+    for (const query of [keyAdded, 'subscription { filingAdded { filing { accessionNumber } } }']) {
+      const feed = collect(connect({}), query);
+      await feed.next(1);
+      const errors = (feed.failure as { extensions?: { code?: string } }[] | undefined) ?? feed.received[0]?.errors;
+      expect(errors?.[0]?.extensions?.code).toBe('missing_api_key');
+    }
   });
 
   it('closes the connection (4403) for a rejected key', async () => {
