@@ -1,0 +1,181 @@
+// `npm run bench:reads`: the data reads of this service against a raw node:http + pg server
+// (scripts/bench-reads-raw.ts) on the same PostgreSQL database, interleaved, with autocannon.
+// Prints req/s, p50 and p99 of each read and its ratio to the raw server measured next to it
+// (medians over the rounds): absolute figures drift on a shared machine, ratios much less.
+//
+// The database is BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/ids_bench_reads,
+// created if missing). The corpus (../shared/data) is ingested into it when it holds none; the
+// ingest's time is printed either way. BENCH_FRESH=1 drops the database first (a new ingest).
+// BENCH_SECONDS (8), BENCH_CONNECTIONS (10) and BENCH_ROUNDS (3) shape the load; REDIS_URL, if
+// set, is passed to the service.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { print } from 'graphql';
+import pg from 'pg';
+import { openDatabase } from '../prisma/db.ts';
+import { runIngest, summaryLine } from '../ingest/run.ts';
+import { folderSource } from '../ingest/sources/folder.ts';
+import { FactsDocument } from '../rest/operations/generated.ts';
+import { issueApiKey } from '../resolvers/apiKeys.ts';
+import { createOrganization } from '../resolvers/orgs.ts';
+import { createLogger } from '../server/logger.ts';
+import { createEventBus } from '../subscriptions/bus.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ids_bench_reads';
+const seconds = Number(process.env.BENCH_SECONDS ?? 8);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+const logger = createLogger('silent');
+
+interface Read {
+  name: string;
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+const factsQuery = { ticker: 'AAPL', tag: 'Revenues', form: '10-K', limit: 25 };
+const reads: Read[] = [
+  { name: 'GET /v1/facts?ticker=AAPL&tag=Revenues&form=10-K&limit=25', method: 'GET', path: '/v1/facts?ticker=AAPL&tag=Revenues&form=10-K&limit=25' },
+  { name: 'same facts operation via POST /graphql', method: 'POST', path: '/graphql', body: JSON.stringify({ query: print(FactsDocument), variables: { ...factsQuery, cik: null, unit: null } }) },
+  { name: 'GET /v1/statements/all?ticker=AAPL', method: 'GET', path: '/v1/statements/all?ticker=AAPL' },
+  { name: 'GET /v1/companies/segments?ticker=AAPL', method: 'GET', path: '/v1/companies/segments?ticker=AAPL' },
+  { name: 'GET /v1/filings?ticker=AAPL&limit=100', method: 'GET', path: '/v1/filings?ticker=AAPL&limit=100' },
+  { name: 'GET /v1/me', method: 'GET', path: '/v1/me' },
+];
+const rawFacts: Read = { name: 'raw node:http + pg facts', method: 'GET', path: `/v1/facts?ticker=AAPL&tag=Revenues&form=10-K&limit=25` };
+
+async function ensureDatabase(url: string, fresh: boolean) {
+  const admin = new URL(url);
+  const name = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    if (fresh) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The corpus in the database (ingested now if it holds none), and an organization whose quotas do not limit the load. */
+async function prepare(): Promise<{ key: string; ingest: string }> {
+  await ensureDatabase(databaseUrl, process.env.BENCH_FRESH === '1');
+  const db = await openDatabase({ kind: 'postgres', url: databaseUrl });
+  try {
+    const { prisma } = db;
+    let ingest: string;
+    if ((await prisma.ingestItem.count({ where: { status: 'ingested' } })) === 0) {
+      const summary = await runIngest({ prisma, bus: createEventBus(undefined, logger), logger }, folderSource(path.join(root, '../shared/data')));
+      ingest = summaryLine(summary);
+    } else {
+      const runs = await prisma.ingestRun.findMany({ where: { written: { gt: 0 }, finishedAt: { not: null } }, orderBy: { startedAt: 'asc' }, take: 1 });
+      const run = runs[0];
+      ingest = run ? `corpus loaded earlier by ${run.id}: written ${run.written} in ${((run.finishedAt!.getTime() - run.startedAt.getTime()) / 1000).toFixed(1)} s (BENCH_FRESH=1 ingests again)` : 'corpus loaded earlier';
+    }
+    const org = await createOrganization(prisma, 'bench:reads', { planKey: 'team' });
+    const classes = await prisma.meterClass.findMany();
+    await prisma.orgQuota.createMany({
+      data: classes.flatMap((c) => (['minute', 'hour', 'day'] as const).map((period) => ({ orgId: org.id, meterClass: c.key, period, limit: 1_000_000_000 }))),
+    });
+    const { secret } = await issueApiKey({ prisma, bus: createEventBus(undefined, logger) }, org.id, 'bench:reads');
+    return { key: secret, ingest };
+  } finally {
+    await db.close();
+  }
+}
+
+/** Starts a child process and resolves with its base URL once it answers `ready`. */
+async function startProcess(command: string, args: string[], env: NodeJS.ProcessEnv, portFrom: (line: string) => number | undefined): Promise<{ child: ChildProcess; url: string }> {
+  // Its own process group, so that stopping it stops what it started (npm starts node).
+  const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString();
+      for (const line of buffered.split('\n')) {
+        const port = portFrom(line);
+        if (port) {
+          child.stdout!.off('data', onData);
+          child.stdout!.resume(); // keep draining its output
+          return resolve({ child, url: `http://127.0.0.1:${port}` });
+        }
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code} before it was ready`)));
+  });
+}
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p99: number;
+}
+
+async function load(url: string, read: Read, key: string): Promise<Measured> {
+  const result = await autocannon({
+    url: url + read.path,
+    method: read.method,
+    body: read.body,
+    headers: { 'x-api-key': key, ...(read.body ? { 'content-type': 'application/json' } : {}) },
+    connections,
+    duration: seconds,
+  });
+  if (result.non2xx || result.errors || result.timeouts) throw new Error(`${read.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const { key, ingest } = await prepare();
+console.log(ingest);
+const env = { ...process.env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: '0', IDS_AUTO_INGEST: 'off', IDS_DEMO_ORG: 'off' };
+const service = await startProcess('npm', ['start', '--silent'], env, (line) => {
+  if (!line.includes('"listening"')) return undefined;
+  return Number(new URL(JSON.parse(line).url).port);
+});
+const raw = await startProcess(process.execPath, ['--import', 'tsx', 'scripts/bench-reads-raw.ts'], env, (line) => Number(line.match(/^listening (\d+)/)?.[1]) || undefined);
+
+try {
+  // Warm both (JIT, caches, connection pools) before measuring.
+  for (const read of reads) await autocannon({ url: service.url + read.path, method: read.method, body: read.body, headers: { 'x-api-key': key, 'content-type': 'application/json' }, connections, amount: 200 });
+  await autocannon({ url: raw.url + rawFacts.path, connections, amount: 500 });
+
+  const results = new Map<string, { service: Measured[]; raw: Measured[] }>(reads.map((r) => [r.name, { service: [], raw: [] }]));
+  for (let round = 1; round <= rounds; round++) {
+    for (const read of reads) {
+      const entry = results.get(read.name)!;
+      entry.raw.push(await load(raw.url, rawFacts, key));
+      entry.service.push(await load(service.url, read, key));
+      process.stderr.write(`round ${round}/${rounds}: ${read.name}\n`);
+    }
+  }
+
+  console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds, medians; ratio = this service / the raw facts server measured just before it`);
+  console.log(`${'request'.padEnd(58)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'p99/p50'.padStart(7)} ${'raw req/s'.padStart(9)} ${'ratio'.padStart(6)}`);
+  const rps = new Map<string, number>();
+  for (const read of reads) {
+    const { service: s, raw: r } = results.get(read.name)!;
+    const ratio = median(s.map((m, i) => m.rps / r[i]!.rps));
+    const p50 = median(s.map((m) => m.p50));
+    const p99 = median(s.map((m) => m.p99));
+    rps.set(read.name, median(s.map((m) => m.rps)));
+    console.log(
+      `${read.name.padEnd(58)} ${rps.get(read.name)!.toFixed(0).padStart(8)} ${p50.toFixed(1).padStart(7)} ${p99.toFixed(1).padStart(7)} ${(p99 / p50).toFixed(1).padStart(7)} ${median(r.map((m) => m.rps)).toFixed(0).padStart(9)} ${ratio.toFixed(3).padStart(6)}`,
+    );
+  }
+  const [restFacts, graphqlFacts] = reads;
+  console.log(`REST/GraphQL (facts): ${(rps.get(restFacts!.name)! / rps.get(graphqlFacts!.name)!).toFixed(2)}`);
+} finally {
+  for (const { child } of [service, raw]) process.kill(-child.pid!, 'SIGTERM');
+}
