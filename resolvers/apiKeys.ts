@@ -7,6 +7,7 @@ import { newId, randomBase62, sha256Hex } from '../server/ids.ts';
 import { publishAll, recordEvent } from '../subscriptions/events.ts';
 import { requireDashboard } from './access.ts';
 import type { Context, Principal, Services } from './context.ts';
+import type { CachedKey } from './requestCache.ts';
 
 export const apiKeyPrefix = 'idsk_';
 /** the shape of an API key's id, `key_` and 24 base62 characters */
@@ -30,15 +31,25 @@ const lastUsedPrecisionMs = 60_000;
 export async function verifyApiKey(services: Services, presented: string): Promise<Principal | null> {
   if (!keyShape.test(presented)) return null;
   const digest = sha256Hex(presented);
+  const key = services.cache.keys.get(digest) ?? (await loadKey(services, digest));
+  if (!key) return null;
+  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > lastUsedPrecisionMs) {
+    key.lastUsedAt = new Date();
+    services.prisma.apiKey
+      .update({ where: { id: key.apiKeyId }, data: { lastUsedAt: key.lastUsedAt } })
+      .catch((error: Error) => services.logger.warn({ err: error.message, apiKeyId: key.apiKeyId }, 'could not record key use'));
+  }
+  return { kind: 'api_key', apiKeyId: key.apiKeyId, orgId: key.orgId };
+}
+
+/** A live key by its digest, remembered in the request cache; unknown and revoked keys are not. */
+async function loadKey(services: Services, digest: string): Promise<CachedKey | null> {
   const key = await services.prisma.apiKey.findUnique({ where: { secretHash: digest } });
   if (!key || key.revokedAt) return null;
   if (!timingSafeEqual(Buffer.from(key.secretHash, 'hex'), Buffer.from(digest, 'hex'))) return null;
-  if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > lastUsedPrecisionMs) {
-    services.prisma.apiKey
-      .update({ where: { id: key.id }, data: { lastUsedAt: new Date() } })
-      .catch((error: Error) => services.logger.warn({ err: error.message, apiKeyId: key.id }, 'could not record key use'));
-  }
-  return { kind: 'api_key', apiKeyId: key.id, orgId: key.orgId };
+  const cached = { apiKeyId: key.id, orgId: key.orgId, lastUsedAt: key.lastUsedAt };
+  services.cache.keys.set(digest, cached);
+  return cached;
 }
 
 /** Writes a key and its `api_key.created` event in the caller's transaction; publish the event after commit. */
@@ -73,5 +84,6 @@ export async function revokeApiKey(ctx: Context, keyId: string) {
     return { apiKey, event };
   });
   await publishAll(ctx.bus, [event]);
+  ctx.cache.forgetOrg(session.orgId); // other instances forget it when the event reaches them
   return apiKey;
 }

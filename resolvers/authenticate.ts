@@ -1,7 +1,7 @@
 // Turns a request's credentials into a principal. API keys come only in `x-api-key`; a key
 // presented any other way is refused, so that clients learn the safe habit.
 import { ApiError } from '../server/errors.ts';
-import { newId } from '../server/ids.ts';
+import { newId, sha256Hex } from '../server/ids.ts';
 import { looksLikeApiKey, verifyApiKey } from './apiKeys.ts';
 import type { Principal, Services } from './context.ts';
 
@@ -28,6 +28,16 @@ export async function authenticate(services: Services, credentials: Credentials)
 }
 
 async function sessionPrincipal(services: Services, token: string): Promise<Principal> {
+  const digest = sha256Hex(token);
+  const cached = services.cache.sessions.get(digest);
+  if (cached && cached.expiresAt.getTime() > Date.now()) return cached;
+  const principal = await loadSessionPrincipal(services, token);
+  const untilExpiry = principal.expiresAt.getTime() - Date.now();
+  if (untilExpiry > 0) services.cache.sessions.set(digest, principal, { ttl: Math.min(services.config.requestCacheTtlMs, untilExpiry) });
+  return principal;
+}
+
+async function loadSessionPrincipal(services: Services, token: string): Promise<Extract<Principal, { kind: 'session' }>> {
   const claims = await services.sessions.verify(token);
   const { prisma } = services;
   const user =

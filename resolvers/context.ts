@@ -4,6 +4,7 @@ import type { Config } from '../server/config.ts';
 import type { Limiter } from '../server/limiter.ts';
 import type { Logger } from '../server/logger.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
+import type { RequestCache } from './requestCache.ts';
 import type { SessionVerifier } from './sessions.ts';
 
 /** Long-lived parts of one running service. */
@@ -14,6 +15,7 @@ export interface Services {
   limiter: Limiter;
   bus: EventBus;
   sessions: SessionVerifier;
+  cache: RequestCache;
 }
 
 export type Principal =

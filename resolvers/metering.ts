@@ -1,12 +1,12 @@
 // Charging a request to its organization's quota windows before it runs (SPEC 8).
 import { ApiError } from '../server/errors.ts';
 import type { Services } from './context.ts';
-import { effectiveQuotas } from './orgs.ts';
+import { cachedQuotas } from './orgs.ts';
 
 export async function chargeQuota(services: Services, orgId: string, meterClass: string): Promise<void> {
-  const found = await effectiveQuotas(services.prisma, orgId, meterClass);
+  const found = await cachedQuotas(services, orgId);
   if (!found) throw new ApiError('organization_missing', 'The organization of this credential no longer exists.');
-  const windows = found.quotas;
+  const windows = found.quotas.filter((q) => q.meterClass === meterClass);
   if (windows.length === 0 || windows.some((q) => !q.allowed)) {
     throw new ApiError('billing_required', `The plan ${found.org.planKey} does not include ${meterClass} requests.`, {
       details: { meterClass, planKey: found.org.planKey },

@@ -1,5 +1,6 @@
 // Organizations, their members and their effective quotas.
 import type { Db, PrismaClient } from '../prisma/db.ts';
+import type { Services } from './context.ts';
 import type { Period } from '../server/limiter.ts';
 import { newId } from '../server/ids.ts';
 
@@ -54,4 +55,15 @@ export async function effectiveQuotas(prisma: PrismaClient, orgId: string, meter
   }
   const quotas = [...byWindow.values()].sort((a, b) => a.meterClass.localeCompare(b.meterClass) || periodOrder[a.period] - periodOrder[b.period]);
   return { org, quotas };
+}
+
+export type OrgQuotas = NonNullable<Awaited<ReturnType<typeof effectiveQuotas>>>;
+
+/** effectiveQuotas of every meter class, from the request cache when it holds them (metering). */
+export async function cachedQuotas(services: Pick<Services, 'prisma' | 'cache'>, orgId: string): Promise<OrgQuotas | null> {
+  const cached = services.cache.orgs.get(orgId);
+  if (cached) return cached;
+  const found = await effectiveQuotas(services.prisma, orgId);
+  if (found) services.cache.orgs.set(orgId, found);
+  return found;
 }

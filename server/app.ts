@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { openDatabase, type Database } from '../prisma/db.ts';
 import type { Services } from '../resolvers/context.ts';
+import { createRequestCache } from '../resolvers/requestCache.ts';
 import { externalSessionVerifier, localSessionSecret, localSessionVerifier } from '../resolvers/sessions.ts';
 import { errorHandler, maxBodyBytes, mountRoutes, refuseKeysInBody, refuseKeysInUrl, serviceVersion } from '../rest/http.ts';
 import { mcpRouter } from '../rest/mcp/handler.ts';
@@ -41,7 +42,8 @@ export async function createService(config: Config, options: { logger?: Logger; 
   // Give Redis a moment so the first requests use it; a Redis that is down does not stop the start.
   await Promise.all(redisConnections.map((connection) => readyWithin(connection, 2000)));
   const sessions = config.identityProvider ? externalSessionVerifier(config.identityProvider) : localSessionVerifier(await localSessionSecret(config.stateDir));
-  const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions };
+  const cache = createRequestCache(bus, config.requestCacheTtlMs);
+  const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions, cache };
 
   const app = express();
   app.disable('x-powered-by');
@@ -79,6 +81,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
       await ws.close();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      cache.close();
       await bus.close();
       limiter.close();
       for (const connection of redisConnections) connection.disconnect();

@@ -27,6 +27,8 @@ export interface Config {
   /** the public address of this service, used in OAuth metadata (defaults to http://localhost:PORT) */
   publicUrl: string;
   stripe: { publishableKeyTest?: string; publishableKeyLive?: string };
+  /** how long a request may reuse a key's principal and its organization's quotas (changes made through the service apply at once) */
+  requestCacheTtlMs: number;
   /** create the demo organization on a fresh database */
   createDemoOrg: boolean;
   mcp: {
@@ -66,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publishableKeyTest: env.STRIPE_PUBLISHABLE_KEY_TEST || undefined,
       publishableKeyLive: env.STRIPE_PUBLISHABLE_KEY_LIVE || undefined,
     },
+    requestCacheTtlMs: nonNegativeInteger(env, 'IDS_REQUEST_CACHE_TTL_MS', 10_000),
     createDemoOrg: env.IDS_DEMO_ORG !== 'off',
     mcp: {
       toolTimeoutMs: Number(env.IDS_MCP_TOOL_TIMEOUT_MS ?? 15_000),
@@ -74,4 +77,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedOrigins: (env.IDS_MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     },
   };
+}
+
+function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of milliseconds, not ${JSON.stringify(raw)}`);
+  return value;
 }

@@ -1,0 +1,65 @@
+// What every request needs before its own work (who is calling, what the plan allows) is read
+// once and kept briefly, so that a metered request with a warm cache sends no SQL of its own.
+//
+// Entries live `ttlMs` at most (IDS_REQUEST_CACHE_TTL_MS; 0 turns the cache off). Anything that changes them also records an event about the
+// organization (a key revoked, a plan changed), and every instance hears that event on the bus
+// (Redis pub/sub across instances), dropping what it holds for that organization at once. The TTL
+// bounds staleness only where no event reaches this process (for example a change written by
+// another process without Redis).
+import { LRUCache } from 'lru-cache';
+import type { EventBus } from '../subscriptions/bus.ts';
+import type { Principal } from './context.ts';
+import type { OrgQuotas } from './orgs.ts';
+
+const maxEntries = 10_000;
+
+export interface CachedKey {
+  apiKeyId: string;
+  orgId: string;
+  lastUsedAt: Date | null;
+}
+
+export interface RequestCache {
+  /** API keys by the SHA-256 digest of their secret; only keys that exist and are not revoked */
+  keys: LRUCache<string, CachedKey>;
+  /** session principals by the SHA-256 digest of their token */
+  sessions: LRUCache<string, Extract<Principal, { kind: 'session' }>>;
+  /** per organization, its plan and effective quota windows */
+  orgs: LRUCache<string, OrgQuotas>;
+  /** drops everything held for one organization */
+  forgetOrg(orgId: string): void;
+  close(): void;
+}
+
+export function createRequestCache(bus: EventBus, ttlMs: number): RequestCache {
+  // lru-cache reads ttl 0 as "never expires"; here 0 means "keep nothing", which 1 ms comes to
+  const options = { max: maxEntries, ttl: Math.max(ttlMs, 1), ttlAutopurge: false } as const;
+  const keys = new LRUCache<string, CachedKey>(options);
+  const sessions = new LRUCache<string, Extract<Principal, { kind: 'session' }>>(options);
+  const orgs = new LRUCache<string, OrgQuotas>(options);
+
+  const forgetOrg = (orgId: string) => {
+    orgs.delete(orgId);
+    for (const [digest, key] of keys.entries()) if (key.orgId === orgId) keys.delete(digest);
+    for (const [digest, session] of sessions.entries()) if (session.orgId === orgId) sessions.delete(digest);
+  };
+
+  // Any event about an organization (its keys, its plan, its billing) refreshes what is held of it.
+  const stop = new AbortController();
+  void (async () => {
+    for await (const event of bus.subscribe(stop.signal)) if (event.orgId) forgetOrg(event.orgId);
+  })();
+
+  return {
+    keys,
+    sessions,
+    orgs,
+    forgetOrg,
+    close() {
+      stop.abort();
+      keys.clear();
+      sessions.clear();
+      orgs.clear();
+    },
+  };
+}
