@@ -10,9 +10,11 @@ import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapt
 import * as engineBindings from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm/schema_engine_bg';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-export const schemaPath = path.join(here, 'schema.prisma');
-export const migrationsDir = path.join(here, 'migrations');
+// Found from the project root, one level up: this module runs from prisma/ under tsx and from
+// dist/ (the bundle `npm start` runs), both of which sit one level under the root.
+const prismaDir = fileURLToPath(new URL('../prisma/', import.meta.url));
+export const schemaPath = path.join(prismaDir, 'schema.prisma');
+export const migrationsDir = path.join(prismaDir, 'migrations');
 const noFilters = { externalTables: [], externalEnums: [] };
 
 let wasmReady: Promise<void> | undefined;
@@ -91,7 +93,7 @@ export async function createMigration(shadow: SqlMigrationAwareDriverAdapterFact
   const files = [{ path: schemaPath, content: schema }];
   const script = await withEngine(shadow, async (engine) => {
     const out = await engine.diff({
-      from: { tag: 'schemaDatasource', files, configDir: here },
+      from: { tag: 'schemaDatasource', files, configDir: prismaDir },
       to: { tag: 'schemaDatamodel', files },
       script: true,
       exitCode: true,

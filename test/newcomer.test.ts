@@ -1,7 +1,8 @@
 // The newcomer path, on the real server process: `npm start` on an empty state folder (and an
 // empty database) migrates, creates the demo organization, prints its API key once and saves it
-// to <state dir>/demo-api-key; a restart reuses both and prints nothing secret.
-import { spawn, type ChildProcess } from 'node:child_process';
+// to <state dir>/demo-api-key; a restart reuses both and prints nothing secret. The server is the
+// compiled bundle `npm start` builds and runs (`node dist/main.js`), built once for these tests.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -44,7 +45,7 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<Running> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' };
   // The demo organization is what is under test; an ambient IDS_DEMO_ORG=off would hide it.
   delete childEnv.IDS_DEMO_ORG;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
@@ -103,6 +104,7 @@ let stateDir: string;
 let dataDir: string;
 
 beforeAll(async () => {
+  execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
   stateDir = await mkdtemp(path.join(tmpdir(), 'ids-newcomer-'));
   // IDS_DATA_DIR: a small folder laid out like ../shared/data, from our own fixtures, which the
   // first start ingests by itself (the full corpus would take a minute).
