@@ -31,10 +31,10 @@ export function toFactRecord(f: Fact): FactRecord {
 
 const statementTags = [...new Set(lineItems.flatMap((item) => item.candidates.map((c) => c.tag)))];
 
-/** The tag an issuer uses for a requested tag or line item, from what it has reported. */
+/** The tag an issuer uses for a requested tag or line item, from what it has reported (its concept summaries). */
 export async function resolveCompanyTag(prisma: PrismaClient, cik: string, requested: string) {
-  const used = await prisma.fact.groupBy({ by: ['taxonomy', 'tag'], where: { cik, hasDimensions: false }, _max: { filedAt: true } });
-  return resolveTag(requested, used.map((u) => ({ taxonomy: u.taxonomy, tag: u.tag, lastFiled: isoDay(u._max.filedAt) })));
+  const used = await prisma.companyConcept.groupBy({ by: ['taxonomy', 'tag'], where: { cik, hasDimensions: false }, _max: { lastFiledAt: true } });
+  return resolveTag(requested, used.map((u) => ({ taxonomy: u.taxonomy, tag: u.tag, lastFiled: isoDay(u._max.lastFiledAt) })));
 }
 
 export async function factSeries(prisma: PrismaClient, cik: string, options: { tag: string; form?: string | null; unit?: string | null; limit: number }) {
@@ -56,8 +56,8 @@ export async function factSeries(prisma: PrismaClient, cik: string, options: { t
 }
 
 async function coverageOf(prisma: PrismaClient, cik: string) {
-  const facts = await prisma.fact.aggregate({ where: { cik }, _count: true, _max: { filedAt: true } });
-  return { facts: facts._count, latestFiledAt: isoDay(facts._max.filedAt) };
+  const summary = await prisma.companyConcept.aggregate({ where: { cik }, _sum: { factCount: true }, _max: { lastFiledAt: true } });
+  return { facts: summary._sum.factCount ?? 0, latestFiledAt: isoDay(summary._max.lastFiledAt) };
 }
 
 export async function companyStatements(prisma: PrismaClient, cik: string, period: 'annual' | 'quarterly', limit: number) {

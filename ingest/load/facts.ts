@@ -16,7 +16,18 @@ export async function loadFacts(tx: Tx, facts: FactRecord[], concepts: ConceptRe
   let written = 0;
   for (const batch of chunks(concepts, 2000)) written += (await tx.concept.createMany({ data: batch, skipDuplicates: true })).count;
   for (const batch of chunks(facts, 5000)) written += await insertFacts(tx, batch, source);
+  if (written) await summariseConcepts(tx, ciks);
   return written;
+}
+
+/** Rebuilds the CompanyConcept rows of these companies from their facts (same transaction). */
+async function summariseConcepts(tx: Tx, ciks: string[]): Promise<void> {
+  await tx.$executeRaw`DELETE FROM "CompanyConcept" WHERE "cik" = ANY(${ciks}::text[])`;
+  await tx.$executeRaw`
+    INSERT INTO "CompanyConcept" ("cik", "taxonomy", "tag", "unit", "hasDimensions", "factCount", "firstPeriodEnd", "lastPeriodEnd", "lastFiledAt")
+    SELECT "cik", "taxonomy", "tag", "unit", "hasDimensions", count(*)::int, min("periodEnd"), max("periodEnd"), max("filedAt")
+    FROM "Fact" WHERE "cik" = ANY(${ciks}::text[])
+    GROUP BY "cik", "taxonomy", "tag", "unit", "hasDimensions"`;
 }
 
 /** Fact columns and their SQL types, in the order insertFacts passes them. */

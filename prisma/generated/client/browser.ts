@@ -89,6 +89,13 @@ export type Section = Prisma.SectionModel
  */
 export type Concept = Prisma.ConceptModel
 /**
+ * Model CompanyConcept
+ * What a company has reported of one tag and unit (with or without dimensions), summarised at
+ * ingest: tag resolution and coverage read these few rows instead of scanning the company's
+ * facts. Rebuilt for a company in the transaction that changes its facts.
+ */
+export type CompanyConcept = Prisma.CompanyConceptModel
+/**
  * Model Fact
  * One reported XBRL value, point in time: the same period re-reported by a later filing is
  * another row with its own accession and filing date.

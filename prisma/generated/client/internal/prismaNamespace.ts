@@ -411,6 +411,7 @@ export const ModelName = {
   Filing: 'Filing',
   Section: 'Section',
   Concept: 'Concept',
+  CompanyConcept: 'CompanyConcept',
   Fact: 'Fact',
   FormRecord: 'FormRecord',
   FilingEvent: 'FilingEvent',
@@ -431,7 +432,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "entity" | "ticker" | "filing" | "section" | "concept" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun"
+    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1471,6 +1472,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    CompanyConcept: {
+      payload: Prisma.$CompanyConceptPayload<ExtArgs>
+      fields: Prisma.CompanyConceptFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CompanyConceptFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyConceptPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CompanyConceptFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyConceptPayload>
+        }
+        findFirst: {
+          args: Prisma.CompanyConceptFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyConceptPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CompanyConceptFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyConceptPayload>
+        }
+        findMany: {
+          args: Prisma.CompanyConceptFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyConceptPayload>[]
+        }
+        create: {
+          args: Prisma.CompanyConceptCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyConceptPayload>
+        }
+        createMany: {
+          args: Prisma.CompanyConceptCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CompanyConceptCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyConceptPayload>[]
+        }
+        delete: {
+          args: Prisma.CompanyConceptDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyConceptPayload>
+        }
+        update: {
+          args: Prisma.CompanyConceptUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyConceptPayload>
+        }
+        deleteMany: {
+          args: Prisma.CompanyConceptDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CompanyConceptUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CompanyConceptUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyConceptPayload>[]
+        }
+        upsert: {
+          args: Prisma.CompanyConceptUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CompanyConceptPayload>
+        }
+        aggregate: {
+          args: Prisma.CompanyConceptAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCompanyConcept>
+        }
+        groupBy: {
+          args: Prisma.CompanyConceptGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CompanyConceptGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CompanyConceptCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CompanyConceptCountAggregateOutputType> | number
+        }
+      }
+    }
     Fact: {
       payload: Prisma.$FactPayload<ExtArgs>
       fields: Prisma.FactFieldRefs
@@ -2059,6 +2134,21 @@ export const ConceptScalarFieldEnum = {
 export type ConceptScalarFieldEnum = (typeof ConceptScalarFieldEnum)[keyof typeof ConceptScalarFieldEnum]
 
 
+export const CompanyConceptScalarFieldEnum = {
+  cik: 'cik',
+  taxonomy: 'taxonomy',
+  tag: 'tag',
+  unit: 'unit',
+  hasDimensions: 'hasDimensions',
+  factCount: 'factCount',
+  firstPeriodEnd: 'firstPeriodEnd',
+  lastPeriodEnd: 'lastPeriodEnd',
+  lastFiledAt: 'lastFiledAt'
+} as const
+
+export type CompanyConceptScalarFieldEnum = (typeof CompanyConceptScalarFieldEnum)[keyof typeof CompanyConceptScalarFieldEnum]
+
+
 export const FactScalarFieldEnum = {
   id: 'id',
   factKey: 'factKey',
@@ -2486,6 +2576,7 @@ export type GlobalOmitConfig = {
   filing?: Prisma.FilingOmit
   section?: Prisma.SectionOmit
   concept?: Prisma.ConceptOmit
+  companyConcept?: Prisma.CompanyConceptOmit
   fact?: Prisma.FactOmit
   formRecord?: Prisma.FormRecordOmit
   filingEvent?: Prisma.FilingEventOmit

@@ -65,6 +65,7 @@ export const ModelName = {
   Filing: 'Filing',
   Section: 'Section',
   Concept: 'Concept',
+  CompanyConcept: 'CompanyConcept',
   Fact: 'Fact',
   FormRecord: 'FormRecord',
   FilingEvent: 'FilingEvent',
@@ -265,6 +266,21 @@ export const ConceptScalarFieldEnum = {
 } as const
 
 export type ConceptScalarFieldEnum = (typeof ConceptScalarFieldEnum)[keyof typeof ConceptScalarFieldEnum]
+
+
+export const CompanyConceptScalarFieldEnum = {
+  cik: 'cik',
+  taxonomy: 'taxonomy',
+  tag: 'tag',
+  unit: 'unit',
+  hasDimensions: 'hasDimensions',
+  factCount: 'factCount',
+  firstPeriodEnd: 'firstPeriodEnd',
+  lastPeriodEnd: 'lastPeriodEnd',
+  lastFiledAt: 'lastFiledAt'
+} as const
+
+export type CompanyConceptScalarFieldEnum = (typeof CompanyConceptScalarFieldEnum)[keyof typeof CompanyConceptScalarFieldEnum]
 
 
 export const FactScalarFieldEnum = {

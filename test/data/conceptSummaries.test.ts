@@ -1,0 +1,61 @@
+// Tag resolution and coverage read the concept summaries the ingest keeps (CompanyConcept), not
+// the company's facts: a later filing that adds facts is reflected at once, through the same
+// ingest transaction, and a facts request never scans the company's facts to resolve its tag.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIngest } from '../../ingest/run.ts';
+import { fixture } from '../corpus.ts';
+import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from '../harness.ts';
+import { fixtureSource } from './fixtureSource.ts';
+
+let t: TestService;
+let key: string;
+let database: Awaited<ReturnType<typeof scratchDatabase>>;
+let sent: string[] = [];
+
+beforeAll(async () => {
+  database = await scratchDatabase();
+  t = await startTestService({ database: database.target }, { onQuery: (sql) => void sent.push(sql) });
+  ({ key } = await orgWithKey(t));
+  await runIngest(t.service.services, fixtureSource({ 'companyfacts/CIK0000000001.json': { fixture: 'xbrl/companyfacts-exact.json' } }));
+});
+afterAll(async () => {
+  await t?.close();
+  await database?.drop();
+});
+
+const facts = (tag: string) => call(t, 'GET', `/v1/facts?cik=1&tag=${tag}`, { key });
+
+/** the fixture's companyfacts, with one more fact of a tag it did not report, filed later */
+async function withOperatingIncome() {
+  const file = JSON.parse(await fixture('xbrl/companyfacts-exact.json'));
+  file.facts['us-gaap'].OperatingIncomeLoss = {
+    label: 'Operating Income (Loss)',
+    units: { USD: [{ start: '2024-07-01', end: '2024-09-28', val: 123456789, accn: '0000000001-25-000001', fy: 2025, fp: 'Q1', form: '10-Q', filed: '2025-01-30' }] },
+  };
+  return JSON.stringify(file);
+}
+
+describe('concept summaries', () => {
+  it('follow a later ingest that adds facts: coverage and resolution move with it', async () => {
+    const before = await facts('OperatingIncomeLoss');
+    expect(before.status).toBe(200);
+    expect(before.body.resolution).toBe('not_reported');
+    const held = before.body.coverage.factsHeld;
+    expect(held).toBeGreaterThan(0);
+
+    await runIngest(t.service.services, fixtureSource({ 'companyfacts/CIK0000000001.json': { text: await withOperatingIncome() } }));
+    const after = await facts('OperatingIncomeLoss');
+    expect(after.body.resolution).toBe('exact');
+    expect(after.body.facts.map((f: { value: string }) => f.value)).toEqual(['123456789']);
+    expect(after.body.coverage.factsHeld).toBe(held + 1);
+  });
+
+  it('a facts request resolves its tag and coverage without scanning the company\'s facts', async () => {
+    await facts('Revenues');
+    sent = [];
+    expect((await facts('Revenues')).status).toBe(200);
+    const overFacts = sent.filter((sql) => /FROM "public"\."Fact"/.test(sql));
+    expect(overFacts.filter((sql) => /GROUP BY|COUNT\(/i.test(sql))).toEqual([]);
+    expect(overFacts).toHaveLength(1); // the series itself
+  });
+});
