@@ -6,11 +6,19 @@ import { z } from 'zod';
 /** Query parameters whose bad syntax is invalid_request_parameter (SPEC 7.1: "date … syntactically invalid"). */
 export const syntaxParams = new Set(['filed_from', 'filed_to', 'cik']);
 
+/** YYYY-MM-DD naming a day of the calendar (2024-02-30 does not). */
+function isCalendarDate(value: string): boolean {
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+}
+
+// `abort`: zod otherwise runs the refine after a failed regex, and the date arithmetic of a value
+// like `-1` threw (a 500 for a client's typo).
 export const dateParam = (what: string) =>
   z
     .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/, 'expected a date YYYY-MM-DD')
-    .refine((v) => !Number.isNaN(Date.parse(v)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v), 'not a calendar date')
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'expected a date YYYY-MM-DD', abort: true })
+    .refine(isCalendarDate, 'not a calendar date')
     .optional()
     .describe(`${what} (YYYY-MM-DD, inclusive)`);
 
