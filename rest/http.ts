@@ -7,6 +7,7 @@ import { authenticate } from '../resolvers/authenticate.ts';
 import type { Principal, Services } from '../resolvers/context.ts';
 import { chargeQuota } from '../resolvers/metering.ts';
 import { ApiError, envelope, toApiError, unexpectedError } from '../server/errors.ts';
+import { publicCacheControl } from '../server/securityHeaders.ts';
 import { parseParams } from './params.ts';
 import { locals } from './requestContext.ts';
 import type { Route } from './route.ts';
@@ -72,6 +73,7 @@ export function routeHandler(services: Services, route: Route) {
         res.set('Service-Meter-Class', route.meter);
         if (principal?.orgId) await chargeQuota(services, principal.orgId, route.meter);
       }
+      if (route.access === 'public' && route.method === 'GET') res.set('Cache-Control', publicCacheControl);
       res.status(200).json(await route.run(params, { ...services, principal, requestId }));
     } catch (error) {
       next(error);

@@ -27,6 +27,8 @@ export interface Config {
   /** the public address of this service, used in OAuth metadata (defaults to http://localhost:PORT) */
   publicUrl: string;
   stripe: { publishableKeyTest?: string; publishableKeyLive?: string };
+  /** browser origins allowed to read answers cross-origin (IDS_CORS_ORIGINS); `*` for any; none by default */
+  corsOrigins: string[];
   /** how long a request may reuse a key's principal and its organization's quotas (changes made through the service apply at once) */
   requestCacheTtlMs: number;
   /** create the demo organization on a fresh database */
@@ -68,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publishableKeyTest: env.STRIPE_PUBLISHABLE_KEY_TEST || undefined,
       publishableKeyLive: env.STRIPE_PUBLISHABLE_KEY_LIVE || undefined,
     },
+    corsOrigins: (env.IDS_CORS_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
     requestCacheTtlMs: nonNegativeInteger(env, 'IDS_REQUEST_CACHE_TTL_MS', 10_000),
     createDemoOrg: env.IDS_DEMO_ORG !== 'off',
     mcp: {

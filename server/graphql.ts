@@ -24,10 +24,8 @@ export function createGraphqlHandler(services: Services) {
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    // GraphiQL served from the package itself, so it works without reaching a CDN; the 9 MB
-    // bundle is loaded the first time someone opens it, not at every start.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
-    graphiql: { title: 'Investor Data Service', subscriptionsProtocol: 'WS', defaultQuery: '{\n  me {\n    kind\n    organization { id name planKey }\n  }\n}\n' },
+    graphiql: false, // served by server/graphiql.ts, under its own Content-Security-Policy
+    cors: false, // one policy for every door: server/cors.ts
     logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => services.logger.error({ args }, 'graphql') },
     context: async ({ request, res }) => {
       const principal = await principalFor(services, { apiKey: request.headers.get('x-api-key') ?? undefined, authorization: request.headers.get('authorization') ?? undefined });
