@@ -7,7 +7,8 @@ import type { FailMode, QuotaPeriod } from './generated/client/enums.ts';
 export const meterClasses: { key: string; description: string; failMode: FailMode; ratePer1000CallsCents: number }[] = [
   { key: 'platform', description: 'Identity, keys, limits and billing reads', failMode: 'open', ratePer1000CallsCents: 0 },
   { key: 'data_read', description: 'Filing, fact, statement, form and event reads', failMode: 'open', ratePer1000CallsCents: 200 },
-  { key: 'graphql', description: 'Requests to /graphql', failMode: 'open', ratePer1000CallsCents: 200 },
+  // counted in cost units (server/graphqlCost.ts), a small query about 20, a facts page about 300
+  { key: 'graphql', description: 'Requests to /graphql, counted in query cost units', failMode: 'open', ratePer1000CallsCents: 2 },
   { key: 'mcp', description: 'Hosted MCP tool calls', failMode: 'open', ratePer1000CallsCents: 300 },
   { key: 'analytics', description: 'Portfolio, factor and macro computations', failMode: 'closed', ratePer1000CallsCents: 1000 },
 ];
@@ -31,7 +32,7 @@ export const plans: {
     quotas: {
       platform: { minute: 60, hour: 1000, day: 5000 },
       data_read: { minute: 30, hour: 300, day: 1000 },
-      graphql: { minute: 30, hour: 300, day: 1000 },
+      graphql: { minute: 3000, hour: 30000, day: 100000 },
       mcp: { minute: 20, hour: 200, day: 1000 },
       analytics: 'not_allowed',
     },
@@ -45,7 +46,7 @@ export const plans: {
     quotas: {
       platform: { minute: 120, hour: 3000, day: 20000 },
       data_read: { minute: 120, hour: 3000, day: 20000 },
-      graphql: { minute: 120, hour: 3000, day: 20000 },
+      graphql: { minute: 12000, hour: 300000, day: 2000000 },
       mcp: { minute: 60, hour: 1000, day: 10000 },
       analytics: { minute: 10, hour: 100, day: 500 },
     },
@@ -59,7 +60,7 @@ export const plans: {
     quotas: {
       platform: { minute: 600, hour: 20000, day: 200000 },
       data_read: { minute: 600, hour: 20000, day: 200000 },
-      graphql: { minute: 600, hour: 20000, day: 200000 },
+      graphql: { minute: 60000, hour: 2000000, day: 20000000 },
       mcp: { minute: 300, hour: 10000, day: 100000 },
       analytics: { minute: 60, hour: 1000, day: 10000 },
     },
@@ -73,7 +74,7 @@ export const plans: {
     quotas: {
       platform: { minute: 600, hour: 20000, day: 200000 },
       data_read: { minute: 300, hour: 10000, day: 100000 },
-      graphql: { minute: 300, hour: 10000, day: 100000 },
+      graphql: { minute: 30000, hour: 1000000, day: 10000000 },
       mcp: { minute: 120, hour: 5000, day: 50000 },
       analytics: { minute: 30, hour: 500, day: 5000 },
     },

@@ -3,7 +3,8 @@ import { ApiError } from '../server/errors.ts';
 import type { Services } from './context.ts';
 import { cachedQuotas } from './orgs.ts';
 
-export async function chargeQuota(services: Services, orgId: string, meterClass: string): Promise<void> {
+/** `units`: 1 for a request; a GraphQL operation's cost for the graphql class. */
+export async function chargeQuota(services: Services, orgId: string, meterClass: string, units = 1): Promise<void> {
   const found = await cachedQuotas(services, orgId);
   if (!found) throw new ApiError('organization_missing', 'The organization of this credential no longer exists.');
   const windows = found.quotas.filter((q) => q.meterClass === meterClass);
@@ -13,7 +14,13 @@ export async function chargeQuota(services: Services, orgId: string, meterClass:
       hint: 'Upgrade the plan or enable pay-as-you-go credits.',
     });
   }
-  const decision = await services.limiter.consume(`${orgId}:${meterClass}`, windows, windows[0]!.failMode);
+  const beyondAnyWindow = windows.find((q) => units > q.limit);
+  if (beyondAnyWindow) {
+    throw new ApiError('query_cost_exceeded', `This costs ${units} ${meterClass} units, more than the plan's whole ${beyondAnyWindow.period} window (${beyondAnyWindow.limit}).`, {
+      details: { cost: units, limit: beyondAnyWindow.limit, period: beyondAnyWindow.period },
+    });
+  }
+  const decision = await services.limiter.consume(`${orgId}:${meterClass}`, windows, windows[0]!.failMode, units);
   if (decision.allowed === true) return;
   if (decision.allowed === 'unavailable') {
     throw new ApiError('rate_limiter_unavailable', 'Quota checks are temporarily unavailable for this class of request; retry shortly.', { retryAfter: 1 });

@@ -1,5 +1,6 @@
 // The machine-readable contract (OpenAPI 3.1), generated from the route table. Served at
 // /openapi/sec-api.v1.json and committed as rest/sec-api.v1.json (CI checks it is current).
+import { defaultGraphqlMaxCost } from '../server/config.ts';
 import { z } from 'zod';
 import { errorStatus } from '../server/errors.ts';
 import { maxBodyBytes } from './http.ts';
@@ -13,6 +14,8 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return rest;
 }
 
+const graphqlMaxCostDefault = defaultGraphqlMaxCost.toLocaleString('en-US');
+
 const description = `Investor Data Service: SEC filing data, analytics and the platform around it.
 
 **Authentication.** Machine requests send the API key in the \`x-api-key\` header; a key sent as a bearer token, in a URL or in a body is refused (401 \`authentication_failed\`). Dashboard sessions send \`Authorization: Bearer <session token>\`. Creating keys needs a dashboard session.
@@ -22,6 +25,8 @@ const description = `Investor Data Service: SEC filing data, analytics and the p
 **Versioning.** The current version is ${apiVersion}. The \`service-version\` request header is optional: absent means the current version; any other value is refused with 400 \`invalid_request_parameter\` (\`details.acceptedValues\` lists the published versions). Every /v1 response carries \`service-version\`.
 
 **Quotas.** Metered routes name their meter class in \`Service-Meter-Class\` and consume one request from each of the organization's windows of that class (minute, hour, day; see GET /v1/limits) before they run. A full window answers 429 \`rate_limit_exceeded\` with \`Retry-After\` (seconds until the window ends). A class the plan does not include answers 402 \`billing_required\`. While the shared quota store is unreachable, fail-open classes are limited per server instance and fail-closed classes answer 503 \`rate_limiter_unavailable\` with \`Retry-After\`.
+
+**GraphQL cost.** \`POST /graphql\` prices each operation before it runs: every field selected costs 1, a field with a page size (\`limit\`, \`first\`, \`last\`) costs its selection that many times, and \`facts\` (100), \`statements\` and \`segments\` (1,000 each) cost their work. An operation over ${'${graphqlMaxCostDefault}'} (the default maximum, set by the operator) is refused with 400 \`query_cost_exceeded\` (\`details.cost\`, \`details.limit\`); also refused: depth over 15 (\`query_depth_exceeded\`), more than 30 aliases (\`query_aliases_exceeded\`), more than 5,000 tokens (\`query_tokens_exceeded\`) and a batch (\`batching_not_supported\`). The cost is charged to the \`graphql\` meter class, whose windows count cost units, and reported in \`extensions.cost\` (\`requested\`, \`limit\`) and the \`Service-Token-Count\` header. The /v1 routes run the same operations and are charged once, by their own meter class.
 
 **Lists.** Cursor-paginated lists take \`limit\` (1 to 100, default 25) and \`cursor\` (the previous page's \`nextCursor\`) and answer \`{object: "list", data, hasMore, nextCursor}\`. A \`limit\` out of range or an unknown parameter is 400 \`invalid_query_parameter\` with \`details.parameter\` and \`details.acceptedValues\`. Every GET takes \`view\` (\`default\`, \`compact\`, \`agent\`).
 

@@ -29,6 +29,8 @@ export interface Config {
   stripe: { publishableKeyTest?: string; publishableKeyLive?: string };
   /** browser origins allowed to read answers cross-origin (IDS_CORS_ORIGINS); `*` for any; none by default */
   corsOrigins: string[];
+  /** the most a single GraphQL operation may cost (IDS_GRAPHQL_MAX_COST; see server/graphqlCost.ts) */
+  graphqlMaxCost: number;
   /** how long a request may reuse a key's principal and its organization's quotas (changes made through the service apply at once) */
   requestCacheTtlMs: number;
   /** create the demo organization on a fresh database */
@@ -43,6 +45,9 @@ export interface Config {
     allowedOrigins: string[];
   };
 }
+
+/** the most one GraphQL operation may cost unless IDS_GRAPHQL_MAX_COST says otherwise */
+export const defaultGraphqlMaxCost = 10_000;
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = Number(env.PORT ?? 4000);
@@ -71,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       publishableKeyLive: env.STRIPE_PUBLISHABLE_KEY_LIVE || undefined,
     },
     corsOrigins: (env.IDS_CORS_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
+    graphqlMaxCost: nonNegativeInteger(env, 'IDS_GRAPHQL_MAX_COST', defaultGraphqlMaxCost),
     requestCacheTtlMs: nonNegativeInteger(env, 'IDS_REQUEST_CACHE_TTL_MS', 10_000),
     createDemoOrg: env.IDS_DEMO_ORG !== 'off',
     mcp: {
@@ -86,6 +92,6 @@ function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string, fallback: numb
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number of milliseconds, not ${JSON.stringify(raw)}`);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a whole number, not ${JSON.stringify(raw)}`);
   return value;
 }

@@ -2,22 +2,17 @@
 // both with the same authentication, quota and context as REST.
 import type { Server } from 'node:http';
 import type { Request, Response } from 'express';
-import { GraphQLError } from 'graphql';
+import { execute, GraphQLError, subscribe, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
-import { authenticate, type Credentials } from '../resolvers/authenticate.ts';
+import { authenticate } from '../resolvers/authenticate.ts';
 import type { Context, Principal, Services } from '../resolvers/context.ts';
-import { chargeQuota } from '../resolvers/metering.ts';
 import { schema } from '../schema/index.ts';
 import { toApiError, unexpectedError } from './errors.ts';
+import { priceOperation, useGraphqlLimits } from './graphqlLimits.ts';
 import { newId } from './ids.ts';
 
-async function principalFor(services: Services, credentials: Credentials): Promise<Principal | null> {
-  const principal = await authenticate(services, credentials);
-  if (principal?.orgId) await chargeQuota(services, principal.orgId, 'graphql');
-  return principal;
-}
 
 export function createGraphqlHandler(services: Services) {
   return createYoga<{ req: Request; res: Response }, Context>({
@@ -26,9 +21,11 @@ export function createGraphqlHandler(services: Services) {
     landingPage: false,
     graphiql: false, // served by server/graphiql.ts, under its own Content-Security-Policy
     cors: false, // one policy for every door: server/cors.ts
+    batching: false, // one operation per request, so that each is priced; an array body is 400 batching_not_supported
+    plugins: [useGraphqlLimits(services)],
     logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => services.logger.error({ args }, 'graphql') },
     context: async ({ request, res }) => {
-      const principal = await principalFor(services, { apiKey: request.headers.get('x-api-key') ?? undefined, authorization: request.headers.get('authorization') ?? undefined });
+      const principal = await authenticate(services, { apiKey: request.headers.get('x-api-key') ?? undefined, authorization: request.headers.get('authorization') ?? undefined });
       return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req') };
     },
     maskedErrors: {
@@ -43,18 +40,34 @@ export function createGraphqlHandler(services: Services) {
   });
 }
 
+/** Runs an operation after pricing it; a refusal is the operation's error, not the socket's. */
+async function priced<T>(args: ExecutionArgs, run: (args: ExecutionArgs) => T | Promise<T>): Promise<T | ExecutionResult> {
+  const ctx = args.contextValue as Context;
+  try {
+    await priceOperation(ctx, { ...args, contextValue: ctx });
+  } catch (error) {
+    const known = toApiError(error);
+    if (known) return { errors: [known] };
+    throw error;
+  }
+  return run(args);
+}
+
 /** graphql-ws on /graphql: credentials in connectionParams (`x-api-key` or `authorization`) or the upgrade request's headers. */
 export function attachGraphqlWs(httpServer: Server, services: Services) {
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
   const cleanup = useServer<Record<string, unknown>, { principal?: Principal | null }>(
     {
       schema,
+      // Each operation over the socket is priced and charged as it would be over HTTP.
+      execute: (args) => priced(args, execute),
+      subscribe: (args) => priced(args, subscribe),
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const headers = ctx.extra.request.headers;
         const pick = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : (headers[name] as string | undefined));
         try {
-          ctx.extra.principal = await principalFor(services, { apiKey: pick('x-api-key'), authorization: pick('authorization') });
+          ctx.extra.principal = await authenticate(services, { apiKey: pick('x-api-key'), authorization: pick('authorization') });
           return true;
         } catch {
           return false; // graphql-ws closes with 4403 Forbidden

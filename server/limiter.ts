@@ -1,5 +1,6 @@
 // Fixed-window quotas: one counter per organization, meter class and period window. A request
-// is admitted only if every window of its class has room, and then counts in all of them.
+// of N units (1 for most; a GraphQL operation's cost) is admitted only if every window of its
+// class has room for all N, and then counts N in all of them.
 // With Redis the check-and-count is one Lua script (one round trip, atomic across instances);
 // without it, the same rule runs in process.
 import type { Redis } from './redis.ts';
@@ -20,27 +21,28 @@ export type Decision =
   | { allowed: 'unavailable' };
 
 export interface Limiter {
-  consume(subject: string, windows: QuotaWindow[], failMode: 'open' | 'closed'): Promise<Decision>;
+  consume(subject: string, windows: QuotaWindow[], failMode: 'open' | 'closed', units?: number): Promise<Decision>;
   close(): void;
 }
 
-/** Rejected windows come back as [index, seconds until that window ends]; [-1, 0] admits. */
+/** ARGV: units, then (length, limit) per window. Rejected windows come back as [index, seconds until that window ends]; [-1, 0] admits. */
 const consumeScript = `
 local now = redis.call('TIME')
 local seconds = tonumber(now[1])
+local units = tonumber(ARGV[1])
 local keys = {}
-for i = 1, #ARGV, 2 do
+for i = 2, #ARGV, 2 do
   local length = tonumber(ARGV[i])
   local start = seconds - (seconds % length)
   local key = KEYS[1] .. ':' .. length .. ':' .. start
   keys[#keys + 1] = { key, start + length }
   local used = tonumber(redis.call('GET', key) or '0')
-  if used >= tonumber(ARGV[i + 1]) then
-    return { (i + 1) / 2 - 1, start + length - seconds }
+  if used + units > tonumber(ARGV[i + 1]) then
+    return { i / 2 - 1, start + length - seconds }
   end
 end
 for _, entry in ipairs(keys) do
-  redis.call('INCR', entry[1])
+  redis.call('INCRBY', entry[1], units)
   redis.call('EXPIREAT', entry[1], entry[2] + 1)
 end
 return { -1, 0 }
@@ -52,11 +54,11 @@ export class InProcessLimiter implements Limiter {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async consume(subject: string, windows: QuotaWindow[]): Promise<Decision> {
-    return this.consumeSync(subject, windows);
+  async consume(subject: string, windows: QuotaWindow[], _failMode?: 'open' | 'closed', units = 1): Promise<Decision> {
+    return this.consumeSync(subject, windows, units);
   }
 
-  consumeSync(subject: string, windows: QuotaWindow[]): Decision {
+  consumeSync(subject: string, windows: QuotaWindow[], units = 1): Decision {
     const seconds = Math.floor(this.now() / 1000);
     const slots = windows.map((window) => {
       const length = periodSeconds[window.period];
@@ -66,9 +68,9 @@ export class InProcessLimiter implements Limiter {
       if (!counter || counter.windowEnd !== windowEnd) this.counters.set(key, (counter = { windowEnd, used: 0 }));
       return { window, counter };
     });
-    const full = slots.find(({ window, counter }) => counter.used >= window.limit);
+    const full = slots.find(({ window, counter }) => counter.used + units > window.limit);
     if (full) return { allowed: false, period: full.window.period, limit: full.window.limit, retryAfterSeconds: full.counter.windowEnd - seconds };
-    for (const { counter } of slots) counter.used += 1;
+    for (const { counter } of slots) counter.used += units;
     return { allowed: true };
   }
 
@@ -96,10 +98,10 @@ export class RedisLimiter implements Limiter {
 
   constructor(private readonly redis: Redis, private readonly keyPrefix = 'ids:quota') {}
 
-  async consume(subject: string, windows: QuotaWindow[], failMode: 'open' | 'closed'): Promise<Decision> {
-    const withoutRedis = (): Decision => (failMode === 'open' ? this.fallback.consumeSync(subject, windows) : { allowed: 'unavailable' });
+  async consume(subject: string, windows: QuotaWindow[], failMode: 'open' | 'closed', units = 1): Promise<Decision> {
+    const withoutRedis = (): Decision => (failMode === 'open' ? this.fallback.consumeSync(subject, windows, units) : { allowed: 'unavailable' });
     if (Date.now() < this.skipRedisUntil) return withoutRedis();
-    const args = windows.flatMap((w) => [periodSeconds[w.period], w.limit]);
+    const args = [units, ...windows.flatMap((w) => [periodSeconds[w.period], w.limit])];
     let reply: [number, number];
     try {
       reply = (await this.redis.eval(consumeScript, 1, `${this.keyPrefix}:${subject}`, ...args)) as [number, number];

@@ -51,7 +51,7 @@ describe('quota windows', () => {
   });
 
   it('meters /graphql under its own class', async () => {
-    const org = await orgWithDailyLimit(t, 'graphql', 2);
+    const org = await orgWithDailyLimit(t, 'graphql', 4); // cost units: this operation costs 2
     const ask = () => call(t, 'POST', '/graphql', { key: org.key, body: { query: '{ organization { id } }' } });
     expect((await ask()).status).toBe(200);
     expect((await ask()).status).toBe(200);

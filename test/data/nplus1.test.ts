@@ -13,8 +13,9 @@ const accession = (e: number, f: number) => `${String(9_000_000_000 + e).padStar
 
 beforeAll(async () => {
   database = await scratchDatabase(); // an empty database of its own, so the counts below are exact
-  t = await startTestService({ database: database.target }, { onQuery: () => void statements++ });
-  ({ key } = await orgWithKey(t));
+  // 1,000 filings with their sections and events cost more than one operation may by default
+  t = await startTestService({ database: database.target, graphqlMaxCost: 100_000 }, { onQuery: () => void statements++ });
+  ({ key } = await orgWithKey(t, 'N+1', 'team')); // a plan whose graphql windows hold these operations
   const { prisma } = t.service.services;
   const ciks = Array.from({ length: entities }, (_, e) => String(9_000_000_000 + e).padStart(10, '0'));
   await prisma.entity.createMany({ data: ciks.map((cik, e) => ({ cik, name: `Parent ${String(e).padStart(2, '0')}` })) });
