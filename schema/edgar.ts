@@ -1,7 +1,8 @@
 // Entities, filings and their sections.
 import { requireDataAccess } from '../resolvers/access.ts';
 import { isoDay, citationUrl } from '../resolvers/citations.ts';
-import { cikFor, resolveEntity } from '../resolvers/entities.ts';
+import type { Prisma } from '../prisma/generated/client/client.ts';
+import { cikFor, cikOf, ciksFor, resolveEntity, tickerOf, type MatchSource, type Resolution } from '../resolvers/entities.ts';
 import { latestFiling, latestSection } from '../resolvers/latest.ts';
 import { ApiError } from '../server/errors.ts';
 import { builder } from './builder.ts';
@@ -17,7 +18,11 @@ export const EntityRef = builder.prismaObject('Entity', {
     sicDescription: t.exposeString('sicDescription', { nullable: true }),
     stateOfIncorporation: t.exposeString('stateOfIncorporation', { nullable: true }),
     fiscalYearEnd: t.exposeString('fiscalYearEnd', { nullable: true, description: 'MMDD' }),
-    tickers: t.exposeStringList('tickers'),
+    tickers: t.stringList({
+      description: 'Every ticker the sources the service holds give it: its own submissions and the SEC ticker maps',
+      select: { tickers: true, listings: { select: { ticker: true } } },
+      resolve: (e) => [...new Set([...e.tickers, ...e.listings.map((l) => l.ticker)])],
+    }),
     exchanges: t.exposeStringList('exchanges'),
     filingsCovered: t.exposeBoolean('hasSubmissions', { description: 'Whether EDGAR\'s filing index of this entity was ingested; without it the filings below are only those other sources named.' }),
     filings: t.relatedConnection('filings', {
@@ -61,24 +66,47 @@ builder.prismaObject('Section', {
   }),
 });
 
-const EntityMatch = builder.objectRef<{ cik: string; matchedBy: string; confidence: number }>('EntityMatch').implement({
+const MatchSourceRef = builder.objectRef<MatchSource>('MatchSource').implement({
+  description: 'A source that names the entity for the identifier.',
+  fields: (t) => ({
+    source: t.exposeString('source', { description: 'company_tickers, company_tickers_exchange, submissions or name' }),
+    asOf: t.exposeString('asOf', { nullable: true, description: 'When the service read that source' }),
+  }),
+});
+
+const EntityMatch = builder.objectRef<Resolution>('EntityMatch').implement({
   description: 'An entity an identifier resolved to, with how and how surely.',
   fields: (t) => ({
     matchedBy: t.exposeString('matchedBy', { description: 'ticker, cik, name_exact, name_prefix or name_contains' }),
-    confidence: t.exposeFloat('confidence', { description: '1 for a ticker or CIK, less for a name' }),
+    confidence: t.exposeFloat('confidence', { description: '1 for a ticker or CIK all sources agree on; less when sources disagree, and for a name' }),
+    sources: t.field({ type: [MatchSourceRef], resolve: (m) => m.sources }),
+    lastFiledAt: t.exposeString('lastFiledAt', { nullable: true, description: 'The entity\'s latest filing the service holds' }),
+    reason: t.exposeString('reason', { nullable: true, description: 'Why the match ranks where it does, when it is not certain' }),
     entity: t.prismaField({ type: 'Entity', resolve: (query, m, _args, ctx) => ctx.prisma.entity.findUniqueOrThrow({ ...query, where: { cik: m.cik } }) }),
   }),
 });
 
-const EntityPage = builder.objectRef<{ where: object; offset: number; limit: number }>('EntityPage').implement({
-  description: 'A page of entities (offset pagination).',
+const byName = [{ name: 'asc' as const }, { cik: 'asc' as const }];
+
+const EntityPage = builder.objectRef<{ where: Prisma.EntityWhereInput; offset: number; limit: number; ticker: string | null }>('EntityPage').implement({
+  description: 'A page of entities (offset pagination): those the searched ticker names first, then by name.',
   fields: (t) => ({
     offset: t.exposeInt('offset'),
     limit: t.exposeInt('limit'),
     total: t.int({ resolve: (p, _args, ctx) => ctx.prisma.entity.count({ where: p.where }) }),
     items: t.prismaField({
       type: ['Entity'],
-      resolve: (query, p, _args, ctx) => ctx.prisma.entity.findMany({ ...query, where: p.where, orderBy: [{ name: 'asc' }, { cik: 'asc' }], skip: p.offset, take: p.limit }),
+      resolve: async (query, p, _args, ctx) => {
+        const named = p.ticker
+          ? (await ctx.prisma.entity.findMany({ where: { AND: [p.where, { OR: [{ tickers: { has: p.ticker } }, { listings: { some: { ticker: p.ticker } } }] }] }, select: { cik: true }, orderBy: byName })).map((e) => e.cik)
+          : [];
+        const first = named.slice(p.offset, p.offset + p.limit);
+        const take = p.limit - first.length;
+        const rest = take > 0 ? await ctx.prisma.entity.findMany({ where: { AND: [p.where, { cik: { notIn: named } }] }, select: { cik: true }, orderBy: byName, skip: Math.max(0, p.offset - named.length), take }) : [];
+        const ciks = [...first, ...rest.map((e) => e.cik)];
+        const rows = new Map((await ctx.prisma.entity.findMany({ ...query, where: { cik: { in: ciks } } })).map((e) => [e.cik, e]));
+        return ciks.map((cik) => rows.get(cik)!);
+      },
     }),
   }),
 });
@@ -101,11 +129,21 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => {
       requireDataAccess(ctx);
       const q = args.query?.trim();
+      const ticker = q ? tickerOf(q) : null;
+      const cik = q ? cikOf(q) : null;
       const where = {
         ...(args.kind ? { kind: args.kind } : {}),
-        ...(q ? { OR: [{ name: { contains: q, mode: 'insensitive' as const } }, { tickers: { has: q.toUpperCase() } }, ...(/^\d{1,10}$/.test(q) ? [{ cik: q.padStart(10, '0') }] : [])] } : {}),
+        ...(q
+          ? {
+              OR: [
+                { name: { contains: q, mode: 'insensitive' as const } },
+                ...(ticker ? [{ tickers: { has: ticker } }, { listings: { some: { ticker } } }] : []),
+                ...(cik ? [{ cik }] : []),
+              ],
+            }
+          : {}),
       };
-      return { where, offset: args.offset ?? 0, limit: pageSize(args.limit) };
+      return { where, offset: args.offset ?? 0, limit: pageSize(args.limit), ticker };
     },
   }),
   entity: t.prismaField({
@@ -145,12 +183,11 @@ builder.queryFields((t) => ({
     args: { cik: t.arg.string(), ticker: t.arg.string(), form: t.arg.string(), filedFrom: t.arg({ type: 'Date' }), filedTo: t.arg({ type: 'Date' }) },
     resolve: async (query, _root, args, ctx) => {
       requireDataAccess(ctx);
-      const cik = args.ticker || args.cik ? await cikFor(ctx.prisma, args) : undefined;
-      if (cik === null) return [];
+      const company = await companyFilter(ctx, args);
       return ctx.prisma.filing.findMany({
         ...query,
         where: {
-          ...(cik ? { cik } : {}),
+          ...company,
           ...(args.form ? { form: args.form } : {}),
           ...(args.filedFrom || args.filedTo ? { filedAt: { ...(args.filedFrom ? { gte: new Date(args.filedFrom) } : {}), ...(args.filedTo ? { lte: new Date(args.filedTo) } : {}) } } : {}),
         },
@@ -168,6 +205,14 @@ const LatestSection = builder.objectRef<{ section: { accessionNumber: string; ke
     filing: t.prismaField({ type: 'Filing', resolve: (query, r, _args, ctx) => ctx.prisma.filing.findUniqueOrThrow({ ...query, where: { accessionNumber: r.filing.accessionNumber } }) }),
   }),
 });
+
+/** The filter of a list read by ticker or CIK: every CIK the ticker has named; 404 for an unknown one. */
+export async function companyFilter(ctx: { prisma: Parameters<typeof ciksFor>[0] }, args: { ticker?: string | null; cik?: string | null }): Promise<{ cik?: { in: string[] } }> {
+  if (!args.ticker && !args.cik) return {};
+  const ciks = await ciksFor(ctx.prisma, args);
+  if (!ciks) throw new ApiError('entity_not_found', `No entity with ${args.ticker ? `ticker ${args.ticker}` : `CIK ${args.cik}`} is known.`, { details: { parameter: args.ticker ? 'ticker' : 'cik' } });
+  return { cik: { in: ciks } };
+}
 
 export async function requireCik(ctx: { prisma: Parameters<typeof cikFor>[0] }, args: { ticker?: string | null; cik?: string | null }) {
   if (!args.ticker && !args.cik) throw new ApiError('invalid_query_parameter', 'Name the company with ticker or cik.', { details: { parameter: 'ticker', acceptedValues: ['ticker', 'cik'] } });

@@ -2,9 +2,8 @@
 import { requireDataAccess } from '../resolvers/access.ts';
 import { assertAccess } from '../resolvers/access.ts';
 import { citationKey, documentCitations } from '../resolvers/citations.ts';
-import { cikFor } from '../resolvers/entities.ts';
 import { builder } from './builder.ts';
-import { maxPageSize } from './edgar.ts';
+import { companyFilter, maxPageSize } from './edgar.ts';
 
 builder.prismaObject('FormRecord', {
   description: 'A structured form (Form D, 144, C, 13F, 3/4/5, 13D/G, N-CEN, N-PORT, N-PX, offering cover page) as parsed from its document.',
@@ -68,14 +67,13 @@ builder.queryFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       requireDataAccess(ctx);
-      const cik = args.ticker || args.cik ? await cikFor(ctx.prisma, args) : undefined;
-      if (cik === null) return [];
+      const company = await companyFilter(ctx, args);
       return ctx.prisma.formRecord.findMany({
         ...query,
         where: {
           family: args.family,
           ...(args.formType ? { formType: args.formType } : {}),
-          ...(cik ? { cik } : {}),
+          ...company,
           ...(args.includeSamples ? {} : { isSample: false }),
           ...dateRange(args.filedFrom, args.filedTo),
         },
@@ -108,13 +106,12 @@ builder.queryFields((t) => ({
     },
     resolve: async (query, _root, args, ctx) => {
       requireDataAccess(ctx);
-      const cik = args.ticker || args.cik ? await cikFor(ctx.prisma, args) : undefined;
-      if (cik === null) return [];
+      const company = await companyFilter(ctx, args);
       return ctx.prisma.filingEvent.findMany({
         ...query,
         where: {
           type: args.type,
-          ...(cik ? { cik } : {}),
+          ...company,
           ...dateRange(args.filedFrom, args.filedTo),
           ...(args.meetingType ? { data: { path: ['meetingType'], equals: args.meetingType } } : {}),
         },

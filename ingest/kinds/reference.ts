@@ -8,27 +8,23 @@ import { ensureEntities, upsertEntity } from '../load/entities.ts';
 import { indexEvents, writeIndexEvents } from '../load/events.ts';
 import { upsertFilings } from '../load/filings.ts';
 
-/** The ticker map is a snapshot: the newest one replaces the previous one. */
-function tickerHandler(parse: (json: string) => { cik: string; ticker: string; name: string; exchange: string | null }[]) {
+/** Each ticker map is a snapshot: the newest one of a map replaces that map's rows, not the other's. */
+function tickerHandler(source: string, parse: (json: string) => { cik: string; ticker: string; name: string; exchange: string | null }[]) {
   return handler({
     parse: ({ text }) => parse(text),
     async load(tx, rows) {
       const byTicker = new Map(rows.map((r) => [r.ticker.toUpperCase(), { ...r, cik: padCik(r.cik), ticker: r.ticker.toUpperCase() }]));
       const tickers = [...byTicker.values()];
-      // A map without exchanges must not erase the exchanges another map gave.
-      const exchanges = new Map((await tx.ticker.findMany({ where: { exchange: { not: null } } })).map((t) => [t.ticker, t.exchange]));
-      await tx.ticker.deleteMany({});
-      for (const batch of chunks(tickers, 2000)) {
-        await tx.ticker.createMany({ data: batch.map((t) => ({ ...t, exchange: t.exchange ?? exchanges.get(t.ticker) ?? null })) });
-      }
       await ensureEntities(tx, tickers.map((t) => ({ cik: t.cik, name: t.name })));
+      await tx.ticker.deleteMany({ where: { source } });
+      for (const batch of chunks(tickers, 2000)) await tx.ticker.createMany({ data: batch.map((t) => ({ ...t, source })) });
       return { records: tickers.length, events: [] };
     },
   });
 }
 
-export const tickersHandler = tickerHandler(parseCompanyTickers);
-export const tickersExchangeHandler = tickerHandler(parseCompanyTickersExchange);
+export const tickersHandler = tickerHandler('company_tickers', parseCompanyTickers);
+export const tickersExchangeHandler = tickerHandler('company_tickers_exchange', parseCompanyTickersExchange);
 
 export const submissionsHandler = handler({
   parse: ({ text, name }) => {

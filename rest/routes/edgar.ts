@@ -20,6 +20,8 @@ const entity = z.object({
   filingsCovered: z.boolean(),
 }).partial().required({ object: true, cik: true, name: true });
 
+const matchSource = z.object({ source: z.string().describe('company_tickers, company_tickers_exchange, submissions or name'), asOf: z.string().nullable() });
+
 const filing = z.object({
   object: z.literal('filing'),
   accessionNumber: z.string(),
@@ -145,29 +147,47 @@ export const edgarRoutes = [
     access: 'org',
     meter: 'data_read',
     mcp: true,
-    params: { query: z.strictObject({ identifier: z.string().min(1).max(200).describe('Ticker (AAPL), CIK (320193) or company name'), view: viewParam }) },
+    description:
+      'Every source the service holds is asked: both SEC ticker maps, the issuers\' submissions (tickers, former names) and the filings held. When they disagree (a ticker that moved to a new company), the best match has a lower confidence, `reason` says why, and the others are `alternatives` with their sources. Accepts `CIK0000320193`, padded or bare CIKs, and class tickers written BRK.B, BRK/B or BRK-B. `ticker` and `cik` are synonyms of `identifier`.',
+    params: {
+      query: z
+        .strictObject({
+          identifier: z.string().min(1).max(200).optional().describe('Ticker (AAPL), CIK (320193) or company name'),
+          ticker: z.string().min(1).max(20).optional().describe('Synonym of identifier'),
+          cik: z.string().min(1).max(20).optional().describe('Synonym of identifier'),
+          view: viewParam,
+        })
+        .refine((q) => [q.identifier, q.ticker, q.cik].filter(Boolean).length === 1, { message: 'give exactly one of identifier, ticker or cik', path: ['identifier'] }),
+    },
     response: z.object({
       object: z.literal('entity_resolution'),
       identifier: z.string(),
       matchedBy: z.string(),
       confidence: z.number(),
+      sources: z.array(matchSource),
+      lastFiledAt: z.string().nullable(),
+      reason: z.string().nullable().describe('Why the match is not certain, when it is not'),
       entity,
-      alternatives: z.array(z.object({ matchedBy: z.string(), confidence: z.number(), entity })),
+      alternatives: z.array(z.object({ matchedBy: z.string(), confidence: z.number(), sources: z.array(matchSource), lastFiledAt: z.string().nullable(), reason: z.string().nullable(), entity })),
       requestId: z.string(),
     }),
     errors: ['entity_not_found'],
     operation: ResolveEntityDocument,
-    variables: ({ query }) => ({ identifier: query.identifier }),
+    variables: ({ query }) => ({ identifier: (query.identifier ?? query.ticker ?? query.cik)! }),
   }).reshape(({ resolveEntity }, meta, { query }) => {
+    const identifier = (query.identifier ?? query.ticker ?? query.cik)!;
     const [best, ...rest] = resolveEntity;
-    if (!best) throw new ApiError('entity_not_found', `Nothing known matches "${query.identifier}".`, { details: { identifier: query.identifier } });
+    if (!best) throw new ApiError('entity_not_found', `Nothing known matches "${identifier}".`, { details: { identifier } });
     return {
       object: 'entity_resolution',
-      identifier: query.identifier,
+      identifier,
       matchedBy: best.matchedBy,
       confidence: best.confidence,
+      sources: best.sources,
+      lastFiledAt: best.lastFiledAt ?? null,
+      reason: best.reason ?? null,
       entity: toEntity(best.entity, query.view),
-      alternatives: rest.map((m) => ({ matchedBy: m.matchedBy, confidence: m.confidence, entity: toEntity(m.entity, 'compact') })),
+      alternatives: rest.map((m) => ({ matchedBy: m.matchedBy, confidence: m.confidence, sources: m.sources, lastFiledAt: m.lastFiledAt ?? null, reason: m.reason ?? null, entity: toEntity(m.entity, 'compact') })),
       ...meta,
     };
   }),

@@ -159,6 +159,58 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
     expect((await get('/v1/filings?filed_from=2024-02-30')).body.code).toBe('invalid_request_parameter');
     expect((await get('/v1/filings?limit=101')).body.details.parameter).toBe('limit');
   });
+
+  describe('entity resolution, honest where sources disagree', () => {
+    it('BLK: both ticker maps are heard; the best match says it is disputed and names the other', async () => {
+      const answer = await get('/v1/entities/resolve?identifier=BLK');
+      expect(answer.status).toBe(200);
+      expect(answer.body.entity.cik).toBe('0001364742'); // BlackRock Inc., which filed the 8-K the service holds
+      expect(answer.body.confidence).toBeLessThan(1);
+      expect(answer.body.reason).toMatch(/disagree/);
+      expect(answer.body.sources.map((s: { source: string }) => s.source)).toContain('company_tickers');
+      expect(answer.body.entity.tickers).toContain('BLK');
+      expect(answer.body.alternatives).toContainEqual(expect.objectContaining({ entity: expect.objectContaining({ cik: '0002012383' }), sources: [expect.objectContaining({ source: 'company_tickers_exchange' })] }));
+    });
+
+    it('a read by ticker covers every CIK the ticker has named: BlackRock\'s CFO change is found by BLK', async () => {
+      const answer = await get('/v1/events/officer-changes?ticker=BLK');
+      expect(answer.status).toBe(200);
+      expect(JSON.stringify(answer.body.data)).toMatch(/Small/);
+      expect(answer.body.data.map((e: { cik?: string; accessionNumber?: string }) => e.accessionNumber)).toContain('0001193125-23-048785');
+    });
+
+    it('takes ticker= and cik= as synonyms, and the usual forms of a CIK and of a class ticker', async () => {
+      for (const query of ['ticker=AAPL', 'cik=320193', 'identifier=CIK0000320193', 'identifier=0000320193']) {
+        expect((await get(`/v1/entities/resolve?${query}`)).body.entity?.cik, query).toBe('0000320193');
+      }
+      for (const written of ['BRK.B', 'BRK-B', 'BRK/B', 'brk.b']) {
+        expect((await get(`/v1/entities/resolve?identifier=${encodeURIComponent(written)}`)).body.entity?.cik, written).toBe('0001067983');
+      }
+    });
+
+    it('ranks Apple Inc. first for "Apple", and does not take a bare digit for a name', async () => {
+      const apple = await get('/v1/entities/resolve?identifier=Apple');
+      expect(apple.body.entity.cik).toBe('0000320193');
+      expect((await get('/v1/entities/resolve?identifier=0')).status).toBe(404);
+    });
+
+    it('finds an entity by ticker in /v1/entities, the ticker\'s entity first, with its tickers', async () => {
+      const blk = await get('/v1/entities?q=BLK');
+      expect(blk.body.data.map((e: { cik: string }) => e.cik)).toEqual(expect.arrayContaining(['0001364742', '0002012383']));
+      const lpa = await get('/v1/entities?q=LPA');
+      expect(lpa.body.data[0]).toMatchObject({ cik: '0001997711', name: 'Logistic Properties of the Americas' });
+      expect(lpa.body.data[0].tickers).toContain('LPA');
+      expect((await get('/v1/entities/resolve?identifier=LPA')).body.entity.tickers).toContain('LPA');
+    });
+
+    it('an identifier that names no entity is 404 entity_not_found on every route', async () => {
+      for (const route of ['/v1/facts?ticker=ZZZZZQ&tag=Revenues', '/v1/filings?ticker=ZZZZZQ', '/v1/forms/d?ticker=ZZZZZQ', '/v1/events/voting-results?ticker=ZZZZZQ', '/v1/filings?cik=9999999999', '/v1/statements/all?ticker=ZZZZZQ', '/v1/entities/resolve?identifier=ZZZZZQ']) {
+        const answer = await get(route);
+        expect(answer.status, route).toBe(404);
+        expect(answer.body.code, route).toBe('entity_not_found');
+      }
+    });
+  });
 });
 
 describe.runIf(hasCorpus)('an ingest over HTTP from an SEC-like server', { timeout: 120_000 }, () => {

@@ -94,7 +94,9 @@ export type Event = Prisma.EventModel
 export type Entity = Prisma.EntityModel
 /**
  * Model Ticker
- * The SEC's ticker map (company_tickers.json and company_tickers_exchange.json).
+ * A ticker as one of the SEC's ticker maps lists it (company_tickers.json,
+ * company_tickers_exchange.json). The maps can disagree (a ticker that moved to a new holding
+ * company), so each map's mapping is kept, with when it was read: a ticker is a name in time.
  */
 export type Ticker = Prisma.TickerModel
 /**

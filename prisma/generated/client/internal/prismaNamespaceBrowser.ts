@@ -216,8 +216,10 @@ export type EntityScalarFieldEnum = (typeof EntityScalarFieldEnum)[keyof typeof 
 export const TickerScalarFieldEnum = {
   ticker: 'ticker',
   cik: 'cik',
+  source: 'source',
   name: 'name',
-  exchange: 'exchange'
+  exchange: 'exchange',
+  seenAt: 'seenAt'
 } as const
 
 export type TickerScalarFieldEnum = (typeof TickerScalarFieldEnum)[keyof typeof TickerScalarFieldEnum]

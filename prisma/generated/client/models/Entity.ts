@@ -238,6 +238,7 @@ export type EntityWhereInput = {
   facts?: Prisma.FactListRelationFilter
   forms?: Prisma.FormRecordListRelationFilter
   events?: Prisma.FilingEventListRelationFilter
+  listings?: Prisma.TickerListRelationFilter
 }
 
 export type EntityOrderByWithRelationInput = {
@@ -258,6 +259,7 @@ export type EntityOrderByWithRelationInput = {
   facts?: Prisma.FactOrderByRelationAggregateInput
   forms?: Prisma.FormRecordOrderByRelationAggregateInput
   events?: Prisma.FilingEventOrderByRelationAggregateInput
+  listings?: Prisma.TickerOrderByRelationAggregateInput
 }
 
 export type EntityWhereUniqueInput = Prisma.AtLeast<{
@@ -281,6 +283,7 @@ export type EntityWhereUniqueInput = Prisma.AtLeast<{
   facts?: Prisma.FactListRelationFilter
   forms?: Prisma.FormRecordListRelationFilter
   events?: Prisma.FilingEventListRelationFilter
+  listings?: Prisma.TickerListRelationFilter
 }, "cik">
 
 export type EntityOrderByWithAggregationInput = {
@@ -339,6 +342,7 @@ export type EntityCreateInput = {
   facts?: Prisma.FactCreateNestedManyWithoutEntityInput
   forms?: Prisma.FormRecordCreateNestedManyWithoutEntityInput
   events?: Prisma.FilingEventCreateNestedManyWithoutEntityInput
+  listings?: Prisma.TickerCreateNestedManyWithoutEntityInput
 }
 
 export type EntityUncheckedCreateInput = {
@@ -359,6 +363,7 @@ export type EntityUncheckedCreateInput = {
   facts?: Prisma.FactUncheckedCreateNestedManyWithoutEntityInput
   forms?: Prisma.FormRecordUncheckedCreateNestedManyWithoutEntityInput
   events?: Prisma.FilingEventUncheckedCreateNestedManyWithoutEntityInput
+  listings?: Prisma.TickerUncheckedCreateNestedManyWithoutEntityInput
 }
 
 export type EntityUpdateInput = {
@@ -379,6 +384,7 @@ export type EntityUpdateInput = {
   facts?: Prisma.FactUpdateManyWithoutEntityNestedInput
   forms?: Prisma.FormRecordUpdateManyWithoutEntityNestedInput
   events?: Prisma.FilingEventUpdateManyWithoutEntityNestedInput
+  listings?: Prisma.TickerUpdateManyWithoutEntityNestedInput
 }
 
 export type EntityUncheckedUpdateInput = {
@@ -399,6 +405,7 @@ export type EntityUncheckedUpdateInput = {
   facts?: Prisma.FactUncheckedUpdateManyWithoutEntityNestedInput
   forms?: Prisma.FormRecordUncheckedUpdateManyWithoutEntityNestedInput
   events?: Prisma.FilingEventUncheckedUpdateManyWithoutEntityNestedInput
+  listings?: Prisma.TickerUncheckedUpdateManyWithoutEntityNestedInput
 }
 
 export type EntityCreateManyInput = {
@@ -527,6 +534,20 @@ export type EntityUpdateexchangesInput = {
   push?: string | string[]
 }
 
+export type EntityCreateNestedOneWithoutListingsInput = {
+  create?: Prisma.XOR<Prisma.EntityCreateWithoutListingsInput, Prisma.EntityUncheckedCreateWithoutListingsInput>
+  connectOrCreate?: Prisma.EntityCreateOrConnectWithoutListingsInput
+  connect?: Prisma.EntityWhereUniqueInput
+}
+
+export type EntityUpdateOneRequiredWithoutListingsNestedInput = {
+  create?: Prisma.XOR<Prisma.EntityCreateWithoutListingsInput, Prisma.EntityUncheckedCreateWithoutListingsInput>
+  connectOrCreate?: Prisma.EntityCreateOrConnectWithoutListingsInput
+  upsert?: Prisma.EntityUpsertWithoutListingsInput
+  connect?: Prisma.EntityWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.EntityUpdateToOneWithWhereWithoutListingsInput, Prisma.EntityUpdateWithoutListingsInput>, Prisma.EntityUncheckedUpdateWithoutListingsInput>
+}
+
 export type EntityCreateNestedOneWithoutFilingsInput = {
   create?: Prisma.XOR<Prisma.EntityCreateWithoutFilingsInput, Prisma.EntityUncheckedCreateWithoutFilingsInput>
   connectOrCreate?: Prisma.EntityCreateOrConnectWithoutFilingsInput
@@ -587,6 +608,102 @@ export type EntityUpdateOneWithoutEventsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.EntityUpdateToOneWithWhereWithoutEventsInput, Prisma.EntityUpdateWithoutEventsInput>, Prisma.EntityUncheckedUpdateWithoutEventsInput>
 }
 
+export type EntityCreateWithoutListingsInput = {
+  cik: string
+  name: string
+  kind?: string
+  entityType?: string | null
+  sic?: string | null
+  sicDescription?: string | null
+  stateOfIncorporation?: string | null
+  fiscalYearEnd?: string | null
+  tickers?: Prisma.EntityCreatetickersInput | string[]
+  exchanges?: Prisma.EntityCreateexchangesInput | string[]
+  formerNames?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  hasSubmissions?: boolean
+  updatedAt?: Date | string
+  filings?: Prisma.FilingCreateNestedManyWithoutEntityInput
+  facts?: Prisma.FactCreateNestedManyWithoutEntityInput
+  forms?: Prisma.FormRecordCreateNestedManyWithoutEntityInput
+  events?: Prisma.FilingEventCreateNestedManyWithoutEntityInput
+}
+
+export type EntityUncheckedCreateWithoutListingsInput = {
+  cik: string
+  name: string
+  kind?: string
+  entityType?: string | null
+  sic?: string | null
+  sicDescription?: string | null
+  stateOfIncorporation?: string | null
+  fiscalYearEnd?: string | null
+  tickers?: Prisma.EntityCreatetickersInput | string[]
+  exchanges?: Prisma.EntityCreateexchangesInput | string[]
+  formerNames?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  hasSubmissions?: boolean
+  updatedAt?: Date | string
+  filings?: Prisma.FilingUncheckedCreateNestedManyWithoutEntityInput
+  facts?: Prisma.FactUncheckedCreateNestedManyWithoutEntityInput
+  forms?: Prisma.FormRecordUncheckedCreateNestedManyWithoutEntityInput
+  events?: Prisma.FilingEventUncheckedCreateNestedManyWithoutEntityInput
+}
+
+export type EntityCreateOrConnectWithoutListingsInput = {
+  where: Prisma.EntityWhereUniqueInput
+  create: Prisma.XOR<Prisma.EntityCreateWithoutListingsInput, Prisma.EntityUncheckedCreateWithoutListingsInput>
+}
+
+export type EntityUpsertWithoutListingsInput = {
+  update: Prisma.XOR<Prisma.EntityUpdateWithoutListingsInput, Prisma.EntityUncheckedUpdateWithoutListingsInput>
+  create: Prisma.XOR<Prisma.EntityCreateWithoutListingsInput, Prisma.EntityUncheckedCreateWithoutListingsInput>
+  where?: Prisma.EntityWhereInput
+}
+
+export type EntityUpdateToOneWithWhereWithoutListingsInput = {
+  where?: Prisma.EntityWhereInput
+  data: Prisma.XOR<Prisma.EntityUpdateWithoutListingsInput, Prisma.EntityUncheckedUpdateWithoutListingsInput>
+}
+
+export type EntityUpdateWithoutListingsInput = {
+  cik?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  entityType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sic?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sicDescription?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stateOfIncorporation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  fiscalYearEnd?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tickers?: Prisma.EntityUpdatetickersInput | string[]
+  exchanges?: Prisma.EntityUpdateexchangesInput | string[]
+  formerNames?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  hasSubmissions?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  filings?: Prisma.FilingUpdateManyWithoutEntityNestedInput
+  facts?: Prisma.FactUpdateManyWithoutEntityNestedInput
+  forms?: Prisma.FormRecordUpdateManyWithoutEntityNestedInput
+  events?: Prisma.FilingEventUpdateManyWithoutEntityNestedInput
+}
+
+export type EntityUncheckedUpdateWithoutListingsInput = {
+  cik?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  kind?: Prisma.StringFieldUpdateOperationsInput | string
+  entityType?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sic?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  sicDescription?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  stateOfIncorporation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  fiscalYearEnd?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  tickers?: Prisma.EntityUpdatetickersInput | string[]
+  exchanges?: Prisma.EntityUpdateexchangesInput | string[]
+  formerNames?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
+  hasSubmissions?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  filings?: Prisma.FilingUncheckedUpdateManyWithoutEntityNestedInput
+  facts?: Prisma.FactUncheckedUpdateManyWithoutEntityNestedInput
+  forms?: Prisma.FormRecordUncheckedUpdateManyWithoutEntityNestedInput
+  events?: Prisma.FilingEventUncheckedUpdateManyWithoutEntityNestedInput
+}
+
 export type EntityCreateWithoutFilingsInput = {
   cik: string
   name: string
@@ -604,6 +721,7 @@ export type EntityCreateWithoutFilingsInput = {
   facts?: Prisma.FactCreateNestedManyWithoutEntityInput
   forms?: Prisma.FormRecordCreateNestedManyWithoutEntityInput
   events?: Prisma.FilingEventCreateNestedManyWithoutEntityInput
+  listings?: Prisma.TickerCreateNestedManyWithoutEntityInput
 }
 
 export type EntityUncheckedCreateWithoutFilingsInput = {
@@ -623,6 +741,7 @@ export type EntityUncheckedCreateWithoutFilingsInput = {
   facts?: Prisma.FactUncheckedCreateNestedManyWithoutEntityInput
   forms?: Prisma.FormRecordUncheckedCreateNestedManyWithoutEntityInput
   events?: Prisma.FilingEventUncheckedCreateNestedManyWithoutEntityInput
+  listings?: Prisma.TickerUncheckedCreateNestedManyWithoutEntityInput
 }
 
 export type EntityCreateOrConnectWithoutFilingsInput = {
@@ -658,6 +777,7 @@ export type EntityUpdateWithoutFilingsInput = {
   facts?: Prisma.FactUpdateManyWithoutEntityNestedInput
   forms?: Prisma.FormRecordUpdateManyWithoutEntityNestedInput
   events?: Prisma.FilingEventUpdateManyWithoutEntityNestedInput
+  listings?: Prisma.TickerUpdateManyWithoutEntityNestedInput
 }
 
 export type EntityUncheckedUpdateWithoutFilingsInput = {
@@ -677,6 +797,7 @@ export type EntityUncheckedUpdateWithoutFilingsInput = {
   facts?: Prisma.FactUncheckedUpdateManyWithoutEntityNestedInput
   forms?: Prisma.FormRecordUncheckedUpdateManyWithoutEntityNestedInput
   events?: Prisma.FilingEventUncheckedUpdateManyWithoutEntityNestedInput
+  listings?: Prisma.TickerUncheckedUpdateManyWithoutEntityNestedInput
 }
 
 export type EntityCreateWithoutFactsInput = {
@@ -696,6 +817,7 @@ export type EntityCreateWithoutFactsInput = {
   filings?: Prisma.FilingCreateNestedManyWithoutEntityInput
   forms?: Prisma.FormRecordCreateNestedManyWithoutEntityInput
   events?: Prisma.FilingEventCreateNestedManyWithoutEntityInput
+  listings?: Prisma.TickerCreateNestedManyWithoutEntityInput
 }
 
 export type EntityUncheckedCreateWithoutFactsInput = {
@@ -715,6 +837,7 @@ export type EntityUncheckedCreateWithoutFactsInput = {
   filings?: Prisma.FilingUncheckedCreateNestedManyWithoutEntityInput
   forms?: Prisma.FormRecordUncheckedCreateNestedManyWithoutEntityInput
   events?: Prisma.FilingEventUncheckedCreateNestedManyWithoutEntityInput
+  listings?: Prisma.TickerUncheckedCreateNestedManyWithoutEntityInput
 }
 
 export type EntityCreateOrConnectWithoutFactsInput = {
@@ -750,6 +873,7 @@ export type EntityUpdateWithoutFactsInput = {
   filings?: Prisma.FilingUpdateManyWithoutEntityNestedInput
   forms?: Prisma.FormRecordUpdateManyWithoutEntityNestedInput
   events?: Prisma.FilingEventUpdateManyWithoutEntityNestedInput
+  listings?: Prisma.TickerUpdateManyWithoutEntityNestedInput
 }
 
 export type EntityUncheckedUpdateWithoutFactsInput = {
@@ -769,6 +893,7 @@ export type EntityUncheckedUpdateWithoutFactsInput = {
   filings?: Prisma.FilingUncheckedUpdateManyWithoutEntityNestedInput
   forms?: Prisma.FormRecordUncheckedUpdateManyWithoutEntityNestedInput
   events?: Prisma.FilingEventUncheckedUpdateManyWithoutEntityNestedInput
+  listings?: Prisma.TickerUncheckedUpdateManyWithoutEntityNestedInput
 }
 
 export type EntityCreateWithoutFormsInput = {
@@ -788,6 +913,7 @@ export type EntityCreateWithoutFormsInput = {
   filings?: Prisma.FilingCreateNestedManyWithoutEntityInput
   facts?: Prisma.FactCreateNestedManyWithoutEntityInput
   events?: Prisma.FilingEventCreateNestedManyWithoutEntityInput
+  listings?: Prisma.TickerCreateNestedManyWithoutEntityInput
 }
 
 export type EntityUncheckedCreateWithoutFormsInput = {
@@ -807,6 +933,7 @@ export type EntityUncheckedCreateWithoutFormsInput = {
   filings?: Prisma.FilingUncheckedCreateNestedManyWithoutEntityInput
   facts?: Prisma.FactUncheckedCreateNestedManyWithoutEntityInput
   events?: Prisma.FilingEventUncheckedCreateNestedManyWithoutEntityInput
+  listings?: Prisma.TickerUncheckedCreateNestedManyWithoutEntityInput
 }
 
 export type EntityCreateOrConnectWithoutFormsInput = {
@@ -842,6 +969,7 @@ export type EntityUpdateWithoutFormsInput = {
   filings?: Prisma.FilingUpdateManyWithoutEntityNestedInput
   facts?: Prisma.FactUpdateManyWithoutEntityNestedInput
   events?: Prisma.FilingEventUpdateManyWithoutEntityNestedInput
+  listings?: Prisma.TickerUpdateManyWithoutEntityNestedInput
 }
 
 export type EntityUncheckedUpdateWithoutFormsInput = {
@@ -861,6 +989,7 @@ export type EntityUncheckedUpdateWithoutFormsInput = {
   filings?: Prisma.FilingUncheckedUpdateManyWithoutEntityNestedInput
   facts?: Prisma.FactUncheckedUpdateManyWithoutEntityNestedInput
   events?: Prisma.FilingEventUncheckedUpdateManyWithoutEntityNestedInput
+  listings?: Prisma.TickerUncheckedUpdateManyWithoutEntityNestedInput
 }
 
 export type EntityCreateWithoutEventsInput = {
@@ -880,6 +1009,7 @@ export type EntityCreateWithoutEventsInput = {
   filings?: Prisma.FilingCreateNestedManyWithoutEntityInput
   facts?: Prisma.FactCreateNestedManyWithoutEntityInput
   forms?: Prisma.FormRecordCreateNestedManyWithoutEntityInput
+  listings?: Prisma.TickerCreateNestedManyWithoutEntityInput
 }
 
 export type EntityUncheckedCreateWithoutEventsInput = {
@@ -899,6 +1029,7 @@ export type EntityUncheckedCreateWithoutEventsInput = {
   filings?: Prisma.FilingUncheckedCreateNestedManyWithoutEntityInput
   facts?: Prisma.FactUncheckedCreateNestedManyWithoutEntityInput
   forms?: Prisma.FormRecordUncheckedCreateNestedManyWithoutEntityInput
+  listings?: Prisma.TickerUncheckedCreateNestedManyWithoutEntityInput
 }
 
 export type EntityCreateOrConnectWithoutEventsInput = {
@@ -934,6 +1065,7 @@ export type EntityUpdateWithoutEventsInput = {
   filings?: Prisma.FilingUpdateManyWithoutEntityNestedInput
   facts?: Prisma.FactUpdateManyWithoutEntityNestedInput
   forms?: Prisma.FormRecordUpdateManyWithoutEntityNestedInput
+  listings?: Prisma.TickerUpdateManyWithoutEntityNestedInput
 }
 
 export type EntityUncheckedUpdateWithoutEventsInput = {
@@ -953,6 +1085,7 @@ export type EntityUncheckedUpdateWithoutEventsInput = {
   filings?: Prisma.FilingUncheckedUpdateManyWithoutEntityNestedInput
   facts?: Prisma.FactUncheckedUpdateManyWithoutEntityNestedInput
   forms?: Prisma.FormRecordUncheckedUpdateManyWithoutEntityNestedInput
+  listings?: Prisma.TickerUncheckedUpdateManyWithoutEntityNestedInput
 }
 
 
@@ -965,6 +1098,7 @@ export type EntityCountOutputType = {
   facts: number
   forms: number
   events: number
+  listings: number
 }
 
 export type EntityCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -972,6 +1106,7 @@ export type EntityCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions
   facts?: boolean | EntityCountOutputTypeCountFactsArgs
   forms?: boolean | EntityCountOutputTypeCountFormsArgs
   events?: boolean | EntityCountOutputTypeCountEventsArgs
+  listings?: boolean | EntityCountOutputTypeCountListingsArgs
 }
 
 /**
@@ -1012,6 +1147,13 @@ export type EntityCountOutputTypeCountEventsArgs<ExtArgs extends runtime.Types.E
   where?: Prisma.FilingEventWhereInput
 }
 
+/**
+ * EntityCountOutputType without action
+ */
+export type EntityCountOutputTypeCountListingsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.TickerWhereInput
+}
+
 
 export type EntitySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   cik?: boolean
@@ -1031,6 +1173,7 @@ export type EntitySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   facts?: boolean | Prisma.Entity$factsArgs<ExtArgs>
   forms?: boolean | Prisma.Entity$formsArgs<ExtArgs>
   events?: boolean | Prisma.Entity$eventsArgs<ExtArgs>
+  listings?: boolean | Prisma.Entity$listingsArgs<ExtArgs>
   _count?: boolean | Prisma.EntityCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["entity"]>
 
@@ -1088,6 +1231,7 @@ export type EntityInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   facts?: boolean | Prisma.Entity$factsArgs<ExtArgs>
   forms?: boolean | Prisma.Entity$formsArgs<ExtArgs>
   events?: boolean | Prisma.Entity$eventsArgs<ExtArgs>
+  listings?: boolean | Prisma.Entity$listingsArgs<ExtArgs>
   _count?: boolean | Prisma.EntityCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type EntityIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1100,6 +1244,7 @@ export type $EntityPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
     facts: Prisma.$FactPayload<ExtArgs>[]
     forms: Prisma.$FormRecordPayload<ExtArgs>[]
     events: Prisma.$FilingEventPayload<ExtArgs>[]
+    listings: Prisma.$TickerPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     /**
@@ -1528,6 +1673,7 @@ export interface Prisma__EntityClient<T, Null = never, ExtArgs extends runtime.T
   facts<T extends Prisma.Entity$factsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Entity$factsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FactPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   forms<T extends Prisma.Entity$formsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Entity$formsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FormRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   events<T extends Prisma.Entity$eventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Entity$eventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FilingEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  listings<T extends Prisma.Entity$listingsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Entity$listingsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$TickerPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2056,6 +2202,30 @@ export type Entity$eventsArgs<ExtArgs extends runtime.Types.Extensions.InternalA
   take?: number
   skip?: number
   distinct?: Prisma.FilingEventScalarFieldEnum | Prisma.FilingEventScalarFieldEnum[]
+}
+
+/**
+ * Entity.listings
+ */
+export type Entity$listingsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Ticker
+   */
+  select?: Prisma.TickerSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Ticker
+   */
+  omit?: Prisma.TickerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerInclude<ExtArgs> | null
+  where?: Prisma.TickerWhereInput
+  orderBy?: Prisma.TickerOrderByWithRelationInput | Prisma.TickerOrderByWithRelationInput[]
+  cursor?: Prisma.TickerWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.TickerScalarFieldEnum | Prisma.TickerScalarFieldEnum[]
 }
 
 /**

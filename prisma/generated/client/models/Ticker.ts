@@ -14,7 +14,9 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model Ticker
- * The SEC's ticker map (company_tickers.json and company_tickers_exchange.json).
+ * A ticker as one of the SEC's ticker maps lists it (company_tickers.json,
+ * company_tickers_exchange.json). The maps can disagree (a ticker that moved to a new holding
+ * company), so each map's mapping is kept, with when it was read: a ticker is a name in time.
  */
 export type TickerModel = runtime.Types.Result.DefaultSelection<Prisma.$TickerPayload>
 
@@ -27,22 +29,28 @@ export type AggregateTicker = {
 export type TickerMinAggregateOutputType = {
   ticker: string | null
   cik: string | null
+  source: string | null
   name: string | null
   exchange: string | null
+  seenAt: Date | null
 }
 
 export type TickerMaxAggregateOutputType = {
   ticker: string | null
   cik: string | null
+  source: string | null
   name: string | null
   exchange: string | null
+  seenAt: Date | null
 }
 
 export type TickerCountAggregateOutputType = {
   ticker: number
   cik: number
+  source: number
   name: number
   exchange: number
+  seenAt: number
   _all: number
 }
 
@@ -50,22 +58,28 @@ export type TickerCountAggregateOutputType = {
 export type TickerMinAggregateInputType = {
   ticker?: true
   cik?: true
+  source?: true
   name?: true
   exchange?: true
+  seenAt?: true
 }
 
 export type TickerMaxAggregateInputType = {
   ticker?: true
   cik?: true
+  source?: true
   name?: true
   exchange?: true
+  seenAt?: true
 }
 
 export type TickerCountAggregateInputType = {
   ticker?: true
   cik?: true
+  source?: true
   name?: true
   exchange?: true
+  seenAt?: true
   _all?: true
 }
 
@@ -144,8 +158,10 @@ export type TickerGroupByArgs<ExtArgs extends runtime.Types.Extensions.InternalA
 export type TickerGroupByOutputType = {
   ticker: string
   cik: string
+  source: string
   name: string
   exchange: string | null
+  seenAt: Date
   _count: TickerCountAggregateOutputType | null
   _min: TickerMinAggregateOutputType | null
   _max: TickerMaxAggregateOutputType | null
@@ -172,32 +188,44 @@ export type TickerWhereInput = {
   NOT?: Prisma.TickerWhereInput | Prisma.TickerWhereInput[]
   ticker?: Prisma.StringFilter<"Ticker"> | string
   cik?: Prisma.StringFilter<"Ticker"> | string
+  source?: Prisma.StringFilter<"Ticker"> | string
   name?: Prisma.StringFilter<"Ticker"> | string
   exchange?: Prisma.StringNullableFilter<"Ticker"> | string | null
+  seenAt?: Prisma.DateTimeFilter<"Ticker"> | Date | string
+  entity?: Prisma.XOR<Prisma.EntityScalarRelationFilter, Prisma.EntityWhereInput>
 }
 
 export type TickerOrderByWithRelationInput = {
   ticker?: Prisma.SortOrder
   cik?: Prisma.SortOrder
+  source?: Prisma.SortOrder
   name?: Prisma.SortOrder
   exchange?: Prisma.SortOrderInput | Prisma.SortOrder
+  seenAt?: Prisma.SortOrder
+  entity?: Prisma.EntityOrderByWithRelationInput
 }
 
 export type TickerWhereUniqueInput = Prisma.AtLeast<{
-  ticker?: string
+  ticker_cik_source?: Prisma.TickerTickerCikSourceCompoundUniqueInput
   AND?: Prisma.TickerWhereInput | Prisma.TickerWhereInput[]
   OR?: Prisma.TickerWhereInput[]
   NOT?: Prisma.TickerWhereInput | Prisma.TickerWhereInput[]
+  ticker?: Prisma.StringFilter<"Ticker"> | string
   cik?: Prisma.StringFilter<"Ticker"> | string
+  source?: Prisma.StringFilter<"Ticker"> | string
   name?: Prisma.StringFilter<"Ticker"> | string
   exchange?: Prisma.StringNullableFilter<"Ticker"> | string | null
-}, "ticker">
+  seenAt?: Prisma.DateTimeFilter<"Ticker"> | Date | string
+  entity?: Prisma.XOR<Prisma.EntityScalarRelationFilter, Prisma.EntityWhereInput>
+}, "ticker_cik_source">
 
 export type TickerOrderByWithAggregationInput = {
   ticker?: Prisma.SortOrder
   cik?: Prisma.SortOrder
+  source?: Prisma.SortOrder
   name?: Prisma.SortOrder
   exchange?: Prisma.SortOrderInput | Prisma.SortOrder
+  seenAt?: Prisma.SortOrder
   _count?: Prisma.TickerCountOrderByAggregateInput
   _max?: Prisma.TickerMaxOrderByAggregateInput
   _min?: Prisma.TickerMinOrderByAggregateInput
@@ -209,78 +237,243 @@ export type TickerScalarWhereWithAggregatesInput = {
   NOT?: Prisma.TickerScalarWhereWithAggregatesInput | Prisma.TickerScalarWhereWithAggregatesInput[]
   ticker?: Prisma.StringWithAggregatesFilter<"Ticker"> | string
   cik?: Prisma.StringWithAggregatesFilter<"Ticker"> | string
+  source?: Prisma.StringWithAggregatesFilter<"Ticker"> | string
   name?: Prisma.StringWithAggregatesFilter<"Ticker"> | string
   exchange?: Prisma.StringNullableWithAggregatesFilter<"Ticker"> | string | null
+  seenAt?: Prisma.DateTimeWithAggregatesFilter<"Ticker"> | Date | string
 }
 
 export type TickerCreateInput = {
   ticker: string
-  cik: string
+  source: string
   name: string
   exchange?: string | null
+  seenAt?: Date | string
+  entity: Prisma.EntityCreateNestedOneWithoutListingsInput
 }
 
 export type TickerUncheckedCreateInput = {
   ticker: string
   cik: string
+  source: string
   name: string
   exchange?: string | null
+  seenAt?: Date | string
 }
 
 export type TickerUpdateInput = {
   ticker?: Prisma.StringFieldUpdateOperationsInput | string
-  cik?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   exchange?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  seenAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  entity?: Prisma.EntityUpdateOneRequiredWithoutListingsNestedInput
 }
 
 export type TickerUncheckedUpdateInput = {
   ticker?: Prisma.StringFieldUpdateOperationsInput | string
   cik?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   exchange?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  seenAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type TickerCreateManyInput = {
   ticker: string
   cik: string
+  source: string
   name: string
   exchange?: string | null
+  seenAt?: Date | string
 }
 
 export type TickerUpdateManyMutationInput = {
   ticker?: Prisma.StringFieldUpdateOperationsInput | string
-  cik?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   exchange?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  seenAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type TickerUncheckedUpdateManyInput = {
   ticker?: Prisma.StringFieldUpdateOperationsInput | string
   cik?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   exchange?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  seenAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type TickerListRelationFilter = {
+  every?: Prisma.TickerWhereInput
+  some?: Prisma.TickerWhereInput
+  none?: Prisma.TickerWhereInput
+}
+
+export type TickerOrderByRelationAggregateInput = {
+  _count?: Prisma.SortOrder
+}
+
+export type TickerTickerCikSourceCompoundUniqueInput = {
+  ticker: string
+  cik: string
+  source: string
 }
 
 export type TickerCountOrderByAggregateInput = {
   ticker?: Prisma.SortOrder
   cik?: Prisma.SortOrder
+  source?: Prisma.SortOrder
   name?: Prisma.SortOrder
   exchange?: Prisma.SortOrder
+  seenAt?: Prisma.SortOrder
 }
 
 export type TickerMaxOrderByAggregateInput = {
   ticker?: Prisma.SortOrder
   cik?: Prisma.SortOrder
+  source?: Prisma.SortOrder
   name?: Prisma.SortOrder
   exchange?: Prisma.SortOrder
+  seenAt?: Prisma.SortOrder
 }
 
 export type TickerMinOrderByAggregateInput = {
   ticker?: Prisma.SortOrder
   cik?: Prisma.SortOrder
+  source?: Prisma.SortOrder
   name?: Prisma.SortOrder
   exchange?: Prisma.SortOrder
+  seenAt?: Prisma.SortOrder
+}
+
+export type TickerCreateNestedManyWithoutEntityInput = {
+  create?: Prisma.XOR<Prisma.TickerCreateWithoutEntityInput, Prisma.TickerUncheckedCreateWithoutEntityInput> | Prisma.TickerCreateWithoutEntityInput[] | Prisma.TickerUncheckedCreateWithoutEntityInput[]
+  connectOrCreate?: Prisma.TickerCreateOrConnectWithoutEntityInput | Prisma.TickerCreateOrConnectWithoutEntityInput[]
+  createMany?: Prisma.TickerCreateManyEntityInputEnvelope
+  connect?: Prisma.TickerWhereUniqueInput | Prisma.TickerWhereUniqueInput[]
+}
+
+export type TickerUncheckedCreateNestedManyWithoutEntityInput = {
+  create?: Prisma.XOR<Prisma.TickerCreateWithoutEntityInput, Prisma.TickerUncheckedCreateWithoutEntityInput> | Prisma.TickerCreateWithoutEntityInput[] | Prisma.TickerUncheckedCreateWithoutEntityInput[]
+  connectOrCreate?: Prisma.TickerCreateOrConnectWithoutEntityInput | Prisma.TickerCreateOrConnectWithoutEntityInput[]
+  createMany?: Prisma.TickerCreateManyEntityInputEnvelope
+  connect?: Prisma.TickerWhereUniqueInput | Prisma.TickerWhereUniqueInput[]
+}
+
+export type TickerUpdateManyWithoutEntityNestedInput = {
+  create?: Prisma.XOR<Prisma.TickerCreateWithoutEntityInput, Prisma.TickerUncheckedCreateWithoutEntityInput> | Prisma.TickerCreateWithoutEntityInput[] | Prisma.TickerUncheckedCreateWithoutEntityInput[]
+  connectOrCreate?: Prisma.TickerCreateOrConnectWithoutEntityInput | Prisma.TickerCreateOrConnectWithoutEntityInput[]
+  upsert?: Prisma.TickerUpsertWithWhereUniqueWithoutEntityInput | Prisma.TickerUpsertWithWhereUniqueWithoutEntityInput[]
+  createMany?: Prisma.TickerCreateManyEntityInputEnvelope
+  set?: Prisma.TickerWhereUniqueInput | Prisma.TickerWhereUniqueInput[]
+  disconnect?: Prisma.TickerWhereUniqueInput | Prisma.TickerWhereUniqueInput[]
+  delete?: Prisma.TickerWhereUniqueInput | Prisma.TickerWhereUniqueInput[]
+  connect?: Prisma.TickerWhereUniqueInput | Prisma.TickerWhereUniqueInput[]
+  update?: Prisma.TickerUpdateWithWhereUniqueWithoutEntityInput | Prisma.TickerUpdateWithWhereUniqueWithoutEntityInput[]
+  updateMany?: Prisma.TickerUpdateManyWithWhereWithoutEntityInput | Prisma.TickerUpdateManyWithWhereWithoutEntityInput[]
+  deleteMany?: Prisma.TickerScalarWhereInput | Prisma.TickerScalarWhereInput[]
+}
+
+export type TickerUncheckedUpdateManyWithoutEntityNestedInput = {
+  create?: Prisma.XOR<Prisma.TickerCreateWithoutEntityInput, Prisma.TickerUncheckedCreateWithoutEntityInput> | Prisma.TickerCreateWithoutEntityInput[] | Prisma.TickerUncheckedCreateWithoutEntityInput[]
+  connectOrCreate?: Prisma.TickerCreateOrConnectWithoutEntityInput | Prisma.TickerCreateOrConnectWithoutEntityInput[]
+  upsert?: Prisma.TickerUpsertWithWhereUniqueWithoutEntityInput | Prisma.TickerUpsertWithWhereUniqueWithoutEntityInput[]
+  createMany?: Prisma.TickerCreateManyEntityInputEnvelope
+  set?: Prisma.TickerWhereUniqueInput | Prisma.TickerWhereUniqueInput[]
+  disconnect?: Prisma.TickerWhereUniqueInput | Prisma.TickerWhereUniqueInput[]
+  delete?: Prisma.TickerWhereUniqueInput | Prisma.TickerWhereUniqueInput[]
+  connect?: Prisma.TickerWhereUniqueInput | Prisma.TickerWhereUniqueInput[]
+  update?: Prisma.TickerUpdateWithWhereUniqueWithoutEntityInput | Prisma.TickerUpdateWithWhereUniqueWithoutEntityInput[]
+  updateMany?: Prisma.TickerUpdateManyWithWhereWithoutEntityInput | Prisma.TickerUpdateManyWithWhereWithoutEntityInput[]
+  deleteMany?: Prisma.TickerScalarWhereInput | Prisma.TickerScalarWhereInput[]
+}
+
+export type TickerCreateWithoutEntityInput = {
+  ticker: string
+  source: string
+  name: string
+  exchange?: string | null
+  seenAt?: Date | string
+}
+
+export type TickerUncheckedCreateWithoutEntityInput = {
+  ticker: string
+  source: string
+  name: string
+  exchange?: string | null
+  seenAt?: Date | string
+}
+
+export type TickerCreateOrConnectWithoutEntityInput = {
+  where: Prisma.TickerWhereUniqueInput
+  create: Prisma.XOR<Prisma.TickerCreateWithoutEntityInput, Prisma.TickerUncheckedCreateWithoutEntityInput>
+}
+
+export type TickerCreateManyEntityInputEnvelope = {
+  data: Prisma.TickerCreateManyEntityInput | Prisma.TickerCreateManyEntityInput[]
+  skipDuplicates?: boolean
+}
+
+export type TickerUpsertWithWhereUniqueWithoutEntityInput = {
+  where: Prisma.TickerWhereUniqueInput
+  update: Prisma.XOR<Prisma.TickerUpdateWithoutEntityInput, Prisma.TickerUncheckedUpdateWithoutEntityInput>
+  create: Prisma.XOR<Prisma.TickerCreateWithoutEntityInput, Prisma.TickerUncheckedCreateWithoutEntityInput>
+}
+
+export type TickerUpdateWithWhereUniqueWithoutEntityInput = {
+  where: Prisma.TickerWhereUniqueInput
+  data: Prisma.XOR<Prisma.TickerUpdateWithoutEntityInput, Prisma.TickerUncheckedUpdateWithoutEntityInput>
+}
+
+export type TickerUpdateManyWithWhereWithoutEntityInput = {
+  where: Prisma.TickerScalarWhereInput
+  data: Prisma.XOR<Prisma.TickerUpdateManyMutationInput, Prisma.TickerUncheckedUpdateManyWithoutEntityInput>
+}
+
+export type TickerScalarWhereInput = {
+  AND?: Prisma.TickerScalarWhereInput | Prisma.TickerScalarWhereInput[]
+  OR?: Prisma.TickerScalarWhereInput[]
+  NOT?: Prisma.TickerScalarWhereInput | Prisma.TickerScalarWhereInput[]
+  ticker?: Prisma.StringFilter<"Ticker"> | string
+  cik?: Prisma.StringFilter<"Ticker"> | string
+  source?: Prisma.StringFilter<"Ticker"> | string
+  name?: Prisma.StringFilter<"Ticker"> | string
+  exchange?: Prisma.StringNullableFilter<"Ticker"> | string | null
+  seenAt?: Prisma.DateTimeFilter<"Ticker"> | Date | string
+}
+
+export type TickerCreateManyEntityInput = {
+  ticker: string
+  source: string
+  name: string
+  exchange?: string | null
+  seenAt?: Date | string
+}
+
+export type TickerUpdateWithoutEntityInput = {
+  ticker?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  exchange?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  seenAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type TickerUncheckedUpdateWithoutEntityInput = {
+  ticker?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  exchange?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  seenAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+}
+
+export type TickerUncheckedUpdateManyWithoutEntityInput = {
+  ticker?: Prisma.StringFieldUpdateOperationsInput | string
+  source?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  exchange?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  seenAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 
@@ -288,41 +481,71 @@ export type TickerMinOrderByAggregateInput = {
 export type TickerSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   ticker?: boolean
   cik?: boolean
+  source?: boolean
   name?: boolean
   exchange?: boolean
+  seenAt?: boolean
+  entity?: boolean | Prisma.EntityDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["ticker"]>
 
 export type TickerSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   ticker?: boolean
   cik?: boolean
+  source?: boolean
   name?: boolean
   exchange?: boolean
+  seenAt?: boolean
+  entity?: boolean | Prisma.EntityDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["ticker"]>
 
 export type TickerSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   ticker?: boolean
   cik?: boolean
+  source?: boolean
   name?: boolean
   exchange?: boolean
+  seenAt?: boolean
+  entity?: boolean | Prisma.EntityDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["ticker"]>
 
 export type TickerSelectScalar = {
   ticker?: boolean
   cik?: boolean
+  source?: boolean
   name?: boolean
   exchange?: boolean
+  seenAt?: boolean
 }
 
-export type TickerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"ticker" | "cik" | "name" | "exchange", ExtArgs["result"]["ticker"]>
+export type TickerOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"ticker" | "cik" | "source" | "name" | "exchange" | "seenAt", ExtArgs["result"]["ticker"]>
+export type TickerInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  entity?: boolean | Prisma.EntityDefaultArgs<ExtArgs>
+}
+export type TickerIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  entity?: boolean | Prisma.EntityDefaultArgs<ExtArgs>
+}
+export type TickerIncludeUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  entity?: boolean | Prisma.EntityDefaultArgs<ExtArgs>
+}
 
 export type $TickerPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "Ticker"
-  objects: {}
+  objects: {
+    entity: Prisma.$EntityPayload<ExtArgs>
+  }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     ticker: string
     cik: string
+    /**
+     * company_tickers | company_tickers_exchange
+     */
+    source: string
     name: string
     exchange: string | null
+    /**
+     * when the map was ingested (the maps carry no date of their own)
+     */
+    seenAt: Date
   }, ExtArgs["result"]["ticker"]>
   composites: {}
 }
@@ -717,6 +940,7 @@ readonly fields: TickerFieldRefs;
  */
 export interface Prisma__TickerClient<T, Null = never, ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs, GlobalOmitOptions = {}> extends Prisma.PrismaPromise<T> {
   readonly [Symbol.toStringTag]: "PrismaPromise"
+  entity<T extends Prisma.EntityDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.EntityDefaultArgs<ExtArgs>>): Prisma.Prisma__EntityClient<runtime.Types.Result.GetResult<Prisma.$EntityPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -748,8 +972,10 @@ export interface Prisma__TickerClient<T, Null = never, ExtArgs extends runtime.T
 export interface TickerFieldRefs {
   readonly ticker: Prisma.FieldRef<"Ticker", 'String'>
   readonly cik: Prisma.FieldRef<"Ticker", 'String'>
+  readonly source: Prisma.FieldRef<"Ticker", 'String'>
   readonly name: Prisma.FieldRef<"Ticker", 'String'>
   readonly exchange: Prisma.FieldRef<"Ticker", 'String'>
+  readonly seenAt: Prisma.FieldRef<"Ticker", 'DateTime'>
 }
     
 
@@ -766,6 +992,10 @@ export type TickerFindUniqueArgs<ExtArgs extends runtime.Types.Extensions.Intern
    * Omit specific fields from the Ticker
    */
   omit?: Prisma.TickerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerInclude<ExtArgs> | null
   /**
    * Filter, which Ticker to fetch.
    */
@@ -785,6 +1015,10 @@ export type TickerFindUniqueOrThrowArgs<ExtArgs extends runtime.Types.Extensions
    */
   omit?: Prisma.TickerOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerInclude<ExtArgs> | null
+  /**
    * Filter, which Ticker to fetch.
    */
   where: Prisma.TickerWhereUniqueInput
@@ -802,6 +1036,10 @@ export type TickerFindFirstArgs<ExtArgs extends runtime.Types.Extensions.Interna
    * Omit specific fields from the Ticker
    */
   omit?: Prisma.TickerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerInclude<ExtArgs> | null
   /**
    * Filter, which Ticker to fetch.
    */
@@ -851,6 +1089,10 @@ export type TickerFindFirstOrThrowArgs<ExtArgs extends runtime.Types.Extensions.
    */
   omit?: Prisma.TickerOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerInclude<ExtArgs> | null
+  /**
    * Filter, which Ticker to fetch.
    */
   where?: Prisma.TickerWhereInput
@@ -898,6 +1140,10 @@ export type TickerFindManyArgs<ExtArgs extends runtime.Types.Extensions.Internal
    * Omit specific fields from the Ticker
    */
   omit?: Prisma.TickerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerInclude<ExtArgs> | null
   /**
    * Filter, which Tickers to fetch.
    */
@@ -947,6 +1193,10 @@ export type TickerCreateArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    */
   omit?: Prisma.TickerOmit<ExtArgs> | null
   /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerInclude<ExtArgs> | null
+  /**
    * The data needed to create a Ticker.
    */
   data: Prisma.XOR<Prisma.TickerCreateInput, Prisma.TickerUncheckedCreateInput>
@@ -980,6 +1230,10 @@ export type TickerCreateManyAndReturnArgs<ExtArgs extends runtime.Types.Extensio
    */
   data: Prisma.TickerCreateManyInput | Prisma.TickerCreateManyInput[]
   skipDuplicates?: boolean
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerIncludeCreateManyAndReturn<ExtArgs> | null
 }
 
 /**
@@ -994,6 +1248,10 @@ export type TickerUpdateArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * Omit specific fields from the Ticker
    */
   omit?: Prisma.TickerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerInclude<ExtArgs> | null
   /**
    * The data needed to update a Ticker.
    */
@@ -1046,6 +1304,10 @@ export type TickerUpdateManyAndReturnArgs<ExtArgs extends runtime.Types.Extensio
    * Limit how many Tickers to update.
    */
   limit?: number
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerIncludeUpdateManyAndReturn<ExtArgs> | null
 }
 
 /**
@@ -1060,6 +1322,10 @@ export type TickerUpsertArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * Omit specific fields from the Ticker
    */
   omit?: Prisma.TickerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerInclude<ExtArgs> | null
   /**
    * The filter to search for the Ticker to update in case it exists.
    */
@@ -1086,6 +1352,10 @@ export type TickerDeleteArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
    * Omit specific fields from the Ticker
    */
   omit?: Prisma.TickerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerInclude<ExtArgs> | null
   /**
    * Filter which Ticker to delete.
    */
@@ -1118,4 +1388,8 @@ export type TickerDefaultArgs<ExtArgs extends runtime.Types.Extensions.InternalA
    * Omit specific fields from the Ticker
    */
   omit?: Prisma.TickerOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.TickerInclude<ExtArgs> | null
 }
