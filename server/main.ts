@@ -5,9 +5,19 @@ import { autoIngest } from './autoIngest.ts';
 import { demoKeyFile, ensureDemoOrg } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
 import { createLogger } from './logger.ts';
+import { claimStateFolder, describeOwner } from './owner.ts';
+import { serveOwnerChannel } from './ownerChannel.ts';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
+
+// The embedded database has one owner (server/owner.ts): refuse at once if another process has it.
+const claim = config.database.kind === 'pglite' ? await claimStateFolder(config.stateDir, 'server') : null;
+if (claim && !claim.owned) {
+  process.stderr.write(`The state folder ${config.stateDir} is in use by ${describeOwner(claim.owner)}. Stop it first, or start with another IDS_STATE_DIR.\n`);
+  process.exit(1);
+}
+const ownership = claim?.owned ? claim.ownership : null;
 
 try {
   const service = await createService(config, { logger });
@@ -27,6 +37,8 @@ try {
     }
   }
   const url = await service.listen(config.port, config.host);
+  const channel = ownership ? await serveOwnerChannel(service.services) : null;
+  await ownership?.publish({ port: Number(new URL(url).port) });
   logger.info({ url, graphiql: `${url}/graphql`, database: describeTarget(config.database), redis: config.redisUrl ? 'shared' : 'in-process' }, 'listening');
   const ingesting = autoIngest(service.services);
 
@@ -36,12 +48,15 @@ try {
     stopping = true;
     logger.info({ signal }, 'shutting down');
     await Promise.race([ingesting, new Promise((resolve) => setTimeout(resolve, 100))]);
+    await channel?.close();
     await service.close();
+    await ownership?.release();
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 } catch (error) {
   logger.fatal({ err: error }, 'could not start');
+  await ownership?.release();
   process.exit(1);
 }

@@ -1,0 +1,195 @@
+// The operator commands of `npm run ids`, as a table: the CLI runs them in its own process when
+// it owns the state folder, and the server that owns it runs them for the CLI otherwise
+// (server/ownerChannel.ts), so that every command works the same whether or not a server runs.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { openAdapter, describeTarget } from '../prisma/adapter.ts';
+import type { PrismaClient } from '../prisma/db.ts';
+import { createMigration } from '../prisma/migrate.ts';
+import { issueApiKey } from '../resolvers/apiKeys.ts';
+import { addMember, createOrganization } from '../resolvers/orgs.ts';
+import { localSessionSecret, mintLocalSession } from '../resolvers/sessions.ts';
+import { runIngest, summaryLine, terminalProgress } from '../ingest/run.ts';
+import { sourceFor } from '../ingest/sources/index.ts';
+import type { EventBus } from '../subscriptions/bus.ts';
+import type { Config } from './config.ts';
+import type { Logger } from './logger.ts';
+
+export interface CommandDatabase {
+  prisma: PrismaClient;
+  bus: EventBus;
+  logger: Logger;
+  /** migrations this opening applied (none when the owner had already applied them) */
+  appliedMigrations: string[];
+}
+
+export interface CommandContext {
+  config: Config;
+  /** a line of the command's output (stdout) */
+  say(line: string): void;
+  /** a line for the person, not the output (stderr) */
+  note(line: string): void;
+  /** whether to draw ingest progress on the terminal */
+  progress: boolean;
+  /** the database, opened on first use */
+  database(): Promise<CommandDatabase>;
+}
+
+export interface Command {
+  usage: string;
+  help: string;
+  options: NonNullable<ParseArgsConfig['options']>;
+  positionals?: number;
+  /** false for the commands that need no database (and so no owner) */
+  database?: false;
+  run(values: Record<string, string | boolean | undefined>, positionals: string[], ctx: CommandContext): Promise<void>;
+}
+
+function withDatabase<T>(ctx: CommandContext, work: (db: CommandDatabase) => Promise<T>): Promise<T> {
+  return ctx.database().then(work);
+}
+
+export const commands: Record<string, Command> = {
+  migrate: {
+    usage: 'migrate',
+    help: 'Apply pending migrations from prisma/migrations and seed the reference data (plans, meter classes).',
+    options: {},
+    run: (_values, _positionals, ctx) =>
+      withDatabase(ctx, async (db) => {
+        ctx.say(db.appliedMigrations.length ? `applied: ${db.appliedMigrations.join(', ')}` : 'database is up to date');
+        ctx.say(`database: ${describeTarget(ctx.config.database)}`);
+      }),
+  },
+  'migration:create': {
+    usage: 'migration:create <name>',
+    help: 'Diff prisma/schema.prisma against prisma/migrations and write the difference as prisma/migrations/<timestamp>_<name>/migration.sql. Needs no database: the migrations are replayed on a throwaway embedded one.',
+    options: {},
+    positionals: 1,
+    database: false,
+    async run(_values, [name], ctx) {
+      const shadow = await openAdapter({ kind: 'pglite', dataDir: 'memory://' });
+      try {
+        const created = await createMigration(shadow.factory, name!);
+        ctx.say(created ? `created prisma/migrations/${created}/migration.sql` : 'no changes: the schema and the migrations agree');
+      } finally {
+        await shadow.close();
+      }
+    },
+  },
+  'orgs:create': {
+    usage: 'orgs:create <name> [--plan <key>]',
+    help: 'Create an organization (on the starter grant unless --plan names another plan) and print its id.',
+    options: { plan: { type: 'string' } },
+    positionals: 1,
+    run: (values, [name], ctx) =>
+      withDatabase(ctx, async ({ prisma }) => {
+        const org = await createOrganization(prisma, name!, { planKey: values.plan as string | undefined });
+        ctx.say(org.id);
+      }),
+  },
+  'keys:create': {
+    usage: 'keys:create --org <id> [--name <label>]',
+    help: 'Create an API key in the organization and print its secret. The secret is shown only this once.',
+    options: { org: { type: 'string' }, name: { type: 'string' } },
+    run: (values, _positionals, ctx) =>
+      withDatabase(ctx, async ({ prisma, bus }) => {
+        if (!values.org) throw new Error('--org is required');
+        const org = await prisma.organization.findUnique({ where: { id: values.org as string } });
+        if (!org) throw new Error(`no organization ${values.org}`);
+        const { apiKey, secret } = await issueApiKey({ prisma, bus }, org.id, (values.name as string | undefined) ?? 'cli key');
+        ctx.say(`${apiKey.id} ${apiKey.hint}`);
+        ctx.say(secret);
+      }),
+  },
+  ingest: {
+    usage: 'ingest --source <folder|URL> [--tickers AAPL,NVDA] [--ciks 320193] [--index-dates 2024-01-02] [--index-quarters 2024Q1] [--user-agent "Name email"]',
+    help: 'Load SEC data: a folder laid out like ../shared/data, or the SEC over HTTP (https://www.sec.gov) for the named tickers or CIKs and daily/quarterly form indexes, at most 10 requests a second with the User-Agent from --user-agent or IDS_SEC_USER_AGENT. Running it again changes only what changed. Prints one summary line; failed items are listed by ingest:failures.',
+    options: { source: { type: 'string' }, tickers: { type: 'string' }, ciks: { type: 'string' }, 'index-dates': { type: 'string' }, 'index-quarters': { type: 'string' }, 'user-agent': { type: 'string' } },
+    run: (values, _positionals, ctx) =>
+      withDatabase(ctx, async ({ prisma, bus, logger }) => {
+        if (!values.source) throw new Error('--source is required');
+        const list = (v: unknown) => (typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
+        const source = sourceFor(
+          {
+            source: values.source as string,
+            tickers: list(values.tickers),
+            ciks: list(values.ciks),
+            indexDates: list(values['index-dates']),
+            indexQuarters: list(values['index-quarters']),
+            userAgent: (values['user-agent'] as string | undefined) ?? process.env.IDS_SEC_USER_AGENT,
+          },
+          { prisma, logger },
+        );
+        const summary = await runIngest({ prisma, bus, logger }, source, ctx.progress ? terminalProgress() : undefined);
+        ctx.say(summaryLine(summary));
+      }),
+  },
+  'ingest:failures': {
+    usage: 'ingest:failures [--limit <n>]',
+    help: 'List the items the last ingests could not load (failed), or loaded with parts left out (partial), with the reason.',
+    options: { limit: { type: 'string' } },
+    run: (_values, _positionals, ctx) =>
+      withDatabase(ctx, async ({ prisma }) => {
+        const failed = await prisma.ingestItem.findMany({ where: { status: { in: ['failed', 'partial'] } }, orderBy: [{ status: 'asc' }, { sourceKey: 'asc' }] });
+        for (const item of failed) ctx.say(`${item.status}\t${item.sourceKey}\t${item.kind}\t${item.reason}`);
+        ctx.say(`${failed.filter((i) => i.status === 'failed').length} failed, ${failed.filter((i) => i.status === 'partial').length} partly loaded`);
+      }),
+  },
+  session: {
+    usage: 'session --email <email> --org <id> [--remember-me]',
+    help: 'Mint a dashboard session token from the local identity provider (the secret in the state folder, or IDS_SESSION_SECRET). The person becomes a member of the organization. Valid 30 days, 90 with --remember-me.',
+    options: { email: { type: 'string' }, org: { type: 'string' }, 'remember-me': { type: 'boolean' } },
+    run: (values, _positionals, ctx) =>
+      withDatabase(ctx, async ({ prisma }) => {
+        if (ctx.config.identityProvider) throw new Error('an external identity provider is configured (IDS_AUTH_ISSUER); sessions come from it, not from this command');
+        if (!values.email || !values.org) throw new Error('--email and --org are required');
+        const org = await prisma.organization.findUnique({ where: { id: values.org as string } });
+        if (!org) throw new Error(`no organization ${values.org}`);
+        const user = await addMember(prisma, org.id, values.email as string);
+        const { token, expiresAt } = mintLocalSession(await localSessionSecret(ctx.config.stateDir), {
+          userId: user.id,
+          email: user.email,
+          orgId: org.id,
+          rememberMe: values['remember-me'] === true,
+        });
+        ctx.note(`session for ${user.email} in ${org.id}, expires ${expiresAt.toISOString()}`);
+        ctx.say(token);
+      }),
+  },
+};
+
+export function usage(): string {
+  return ['Usage: npm run ids -- <command> [options]   (each command answers --help)', '', ...Object.values(commands).map((c) => `  ${c.usage.padEnd(52)} ${c.help.split('. ')[0].replace(/\.$/, '')}.`)].join('\n');
+}
+
+/** Runs one command line; resolves to the exit code. */
+export async function runCommand(argv: string[], ctx: CommandContext): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === 'help') {
+    ctx.say(usage());
+    return name ? 0 : 1;
+  }
+  const command = commands[name];
+  if (!command) {
+    ctx.note(`unknown command ${name}\n\n${usage()}`);
+    return 1;
+  }
+  const { values, positionals } = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean' } }, allowPositionals: true, strict: true });
+  if (values.help) {
+    ctx.say(`Usage: npm run ids -- ${command.usage}\n\n${command.help}`);
+    return 0;
+  }
+  if (positionals.length !== (command.positionals ?? 0)) {
+    ctx.note(`Usage: npm run ids -- ${command.usage}`);
+    return 1;
+  }
+  await command.run(values, positionals, ctx);
+  return 0;
+}
+
+
+/** Whether running this command line opens the database (and so needs the state folder's owner). */
+export function needsDatabase(argv: string[]): boolean {
+  const [name, ...rest] = argv;
+  const command = name ? commands[name] : undefined;
+  return !!command && command.database !== false && !rest.includes('--help');
+}
