@@ -14,6 +14,7 @@ import { requestContext } from '../rest/requestContext.ts';
 import { routes } from '../rest/routes/index.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
 import type { Config } from './config.ts';
+import { answerClientErrors } from './clientErrors.ts';
 import { corsPolicy } from './cors.ts';
 import { graphiql } from './graphiql.ts';
 import { publicCacheControl, securityHeaders } from './securityHeaders.ts';
@@ -68,6 +69,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
   app.use(errorHandler(services));
 
   const httpServer = createServer(app);
+  answerClientErrors(httpServer);
   const ws = attachGraphqlWs(httpServer, services);
 
   return {

@@ -32,7 +32,8 @@ export function createGraphqlHandler(services: Services) {
       maskError(error, _message) {
         const known = toApiError(error);
         if (known) return known;
-        if (error instanceof GraphQLError && !error.originalError) return error; // validation and syntax errors
+        // validation and syntax errors, and variables that do not coerce (graphql-js wraps the coercion error)
+        if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
         services.logger.error({ err: (error as GraphQLError).originalError ?? error }, 'graphql resolver failed');
         return unexpectedError();
       },

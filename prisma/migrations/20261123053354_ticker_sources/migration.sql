@@ -1,5 +1,5 @@
--- Each ticker map's rows are kept apart (source), so that a disagreement between the maps is
--- seen rather than overwritten. Rows already held came from whichever map was read last; they
+-- The rows of each ticker map are kept apart (source), so that a disagreement between the maps
+-- is seen rather than overwritten. Rows already held came from whichever map was read last and
 -- are labelled company_tickers until the next ingest of the maps replaces them.
 ALTER TABLE "Ticker" DROP CONSTRAINT "Ticker_pkey",
 ADD COLUMN     "seenAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
