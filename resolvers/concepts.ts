@@ -147,10 +147,17 @@ export interface TagUsage {
 
 export interface TagResolution {
   requestedTag: string;
-  /** null when not_reported */
+  /** the tag the series reads first (the requested one when reported); null when none is */
   resolvedTag: string | null;
   taxonomy: string | null;
+  /**
+   * exact: the requested tag, as reported. alias: a line item ("revenue"), or a tag the issuer never
+   * reported, answered with the tags the issuer uses for that line. not_reported: none of them.
+   * (not_covered, when the service holds no facts of the company at all, is decided by the caller.)
+   */
   reason: 'exact' | 'alias' | 'not_reported';
+  /** every tag the series reads, preferred first: one for exact, the line's reported tags for alias */
+  tags: TagRef[];
   /** the normalized line the request was matched to, when it names or belongs to one */
   lineItem: string | null;
   explanation: string;
@@ -174,51 +181,55 @@ function splitQName(name: string): { taxonomy: string | null; tag: string } {
 }
 
 /**
- * The tag an issuer actually uses for a requested line ("revenue") or tag ("Revenues",
- * "us-gaap:Revenues"). For a tag that belongs to a line, the answer is the line's candidate the
- * issuer used most recently (ties broken by priority): Apple filed `Revenues` only until 2018,
- * so a request for Revenues resolves to RevenueFromContractWithCustomerExcludingAssessedTax.
+ * The tags a series reads for a requested tag ("Revenues", "us-gaap:Revenues") or line item
+ * ("revenue"). A tag the issuer reports is answered with that tag, whatever line it belongs to:
+ * Apple reported Revenues until 2018 and those facts are reachable as Revenues. A line item, or a
+ * tag the issuer never reported, is answered with every candidate of its line the issuer reports,
+ * most recently used first; the series then takes each period from the first of them that
+ * reports it (stitched by period, each point citing its own tag).
  */
 export function resolveTag(requested: string, availableTags: Iterable<TagUsage | string>): TagResolution {
   const available = [...availableTags].map((entry) => (typeof entry === 'string' ? { ...splitQName(entry), lastFiled: null } : entry));
   const { taxonomy: requestedTaxonomy, tag: requestedName } = splitQName(requested.trim());
-  const item =
-    lineItems.find((candidate) => candidate.key.toLowerCase() === requestedName.toLowerCase()) ??
-    lineItems.find((candidate) => candidate.candidates.some((ref) => ref.tag === requestedName && (!requestedTaxonomy || ref.taxonomy === requestedTaxonomy)));
-  const isAvailable = (ref: { taxonomy: string | null; tag: string }) =>
-    available.find((entry) => entry.tag === ref.tag && (!ref.taxonomy || entry.taxonomy === ref.taxonomy));
+  const askedForLine = lineItems.find((candidate) => candidate.key.toLowerCase() === requestedName.toLowerCase() && !requestedTaxonomy);
+  const item = askedForLine ?? lineItems.find((candidate) => candidate.candidates.some((ref) => ref.tag === requestedName && (!requestedTaxonomy || ref.taxonomy === requestedTaxonomy)));
+  const usageOf = (ref: { taxonomy: string | null; tag: string }) => available.find((entry) => entry.tag === ref.tag && (!ref.taxonomy || entry.taxonomy === ref.taxonomy));
   const base = { requestedTag: requested, lineItem: item?.key ?? null };
 
-  if (item) {
-    // The most recently used candidate; on a tie the requested tag itself, else priority order.
-    let best: { ref: TagRef; lastFiled: string } | null = null;
-    for (const ref of item.candidates) {
-      const used = isAvailable(ref);
-      if (!used) continue;
-      const lastFiled = used.lastFiled ?? '';
-      const isRequested = ref.tag === requestedName && (!requestedTaxonomy || ref.taxonomy === requestedTaxonomy);
-      if (!best || lastFiled > best.lastFiled || (lastFiled === best.lastFiled && isRequested)) best = { ref, lastFiled };
+  if (!askedForLine) {
+    const used = usageOf({ taxonomy: requestedTaxonomy, tag: requestedName });
+    if (used) {
+      const ref = { taxonomy: used.taxonomy as TagRef['taxonomy'], tag: used.tag };
+      return { ...base, resolvedTag: used.tag, taxonomy: used.taxonomy, reason: 'exact', tags: [ref], explanation: `${used.taxonomy}:${used.tag} is reported as requested.` };
     }
-    if (!best) {
-      return { ...base, resolvedTag: null, taxonomy: null, reason: 'not_reported', explanation: `The issuer reports none of the tags for ${item.label}: ${item.candidates.map((ref) => `${ref.taxonomy}:${ref.tag}`).join(', ')}.` };
-    }
-    const exact = best.ref.tag === requestedName;
-    const reportedAs = `${best.ref.taxonomy}:${best.ref.tag}${best.lastFiled ? ` (last filed ${best.lastFiled})` : ''}`;
-    const askedForLine = item.key.toLowerCase() === requestedName.toLowerCase();
+  }
+  if (!item) {
+    return { ...base, resolvedTag: null, taxonomy: null, reason: 'not_reported', tags: [], explanation: `The issuer reports no fact tagged ${requested}, and it is not one of the mapped statement lines.` };
+  }
+  const reported = item.candidates
+    .map((ref, priority) => ({ ref, priority, lastFiled: usageOf(ref)?.lastFiled ?? null, used: !!usageOf(ref) }))
+    .filter((c) => c.used)
+    .sort((a, b) => (b.lastFiled ?? '').localeCompare(a.lastFiled ?? '') || a.priority - b.priority);
+  if (!reported.length) {
     return {
       ...base,
-      resolvedTag: best.ref.tag,
-      taxonomy: best.ref.taxonomy,
-      reason: exact ? 'exact' : 'alias',
-      explanation: exact
-        ? `${best.ref.taxonomy}:${best.ref.tag} is reported as requested.`
-        : askedForLine
-          ? `The issuer reports ${item.label} as ${reportedAs}.`
-          : `The issuer reports ${item.label} as ${reportedAs}, not as ${requestedName}.`,
+      resolvedTag: null,
+      taxonomy: null,
+      reason: 'not_reported',
+      tags: [],
+      explanation: `The issuer reports none of the tags for ${item.label}: ${item.candidates.map((ref) => `${ref.taxonomy}:${ref.tag}`).join(', ')}.`,
     };
   }
-
-  const used = isAvailable({ taxonomy: requestedTaxonomy, tag: requestedName });
-  if (used) return { ...base, resolvedTag: used.tag, taxonomy: used.taxonomy, reason: 'exact', explanation: `${used.taxonomy}:${used.tag} is reported as requested.` };
-  return { ...base, resolvedTag: null, taxonomy: null, reason: 'not_reported', explanation: `The issuer reports no fact tagged ${requested}, and it is not one of the mapped statement lines.` };
+  const [best] = reported;
+  const described = reported.map((c) => `${c.ref.taxonomy}:${c.ref.tag}${c.lastFiled ? ` (last filed ${c.lastFiled})` : ''}`).join(', ');
+  return {
+    ...base,
+    resolvedTag: best!.ref.tag,
+    taxonomy: best!.ref.taxonomy,
+    reason: 'alias',
+    tags: reported.map((c) => c.ref),
+    explanation: askedForLine
+      ? `The issuer reports ${item.label} as ${described}; each period comes from the first of these that reports it, and each fact names its own tag.`
+      : `The issuer has never reported ${requested}. It reports ${item.label} as ${described}; each period comes from the first of these that reports it, and each fact names its own tag.`,
+  };
 }

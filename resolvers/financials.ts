@@ -4,6 +4,7 @@ import type { PrismaClient } from '../prisma/db.ts';
 import type { Fact, Prisma } from '../prisma/generated/client/client.ts';
 import type { FactRecord } from '../ingest/parsers/companyFacts.ts';
 import { lineItems, resolveTag } from './concepts.ts';
+import { ApiError } from '../server/errors.ts';
 import { isoDay } from './citations.ts';
 import { buildSegments } from './segments.ts';
 import { buildStatements } from './statements.ts';
@@ -37,27 +38,85 @@ export async function resolveCompanyTag(prisma: PrismaClient, cik: string, reque
   return resolveTag(requested, used.map((u) => ({ taxonomy: u.taxonomy, tag: u.tag, lastFiled: isoDay(u._max.lastFiledAt) })));
 }
 
-export async function factSeries(prisma: PrismaClient, cik: string, options: { tag: string; form?: string | null; unit?: string | null; limit: number }) {
-  const resolution = await resolveCompanyTag(prisma, cik, options.tag);
-  if (!resolution.resolvedTag) return { resolution, facts: [], label: null, coverage: await coverageOf(prisma, cik) };
-  const where: Prisma.FactWhereInput = {
-    cik,
-    taxonomy: resolution.taxonomy ?? undefined,
-    tag: resolution.resolvedTag,
-    hasDimensions: false,
-    ...(options.form ? { form: options.form } : {}),
-    ...(options.unit ? { unit: options.unit } : {}),
-  };
-  const [facts, concept] = await Promise.all([
-    prisma.fact.findMany({ where, orderBy: [{ periodEnd: 'desc' }, { filedAt: 'desc' }, { accessionNumber: 'desc' }], take: options.limit }),
-    prisma.concept.findUnique({ where: { taxonomy_tag: { taxonomy: resolution.taxonomy!, tag: resolution.resolvedTag } } }),
-  ]);
-  return { resolution, facts, label: concept?.label ?? null, coverage: await coverageOf(prisma, cik) };
+export interface FactFilters {
+  tag: string;
+  form?: string | null;
+  unit?: string | null;
+  /** on the fact's period end, inclusive (YYYY-MM-DD) */
+  periodFrom?: string | null;
+  periodTo?: string | null;
+  /** the fiscal year and period of the filing that reported the fact */
+  fy?: number | null;
+  fp?: string | null;
+  limit: number;
+  /** facts already served, from the previous page's cursor */
+  offset: number;
 }
 
-async function coverageOf(prisma: PrismaClient, cik: string) {
+const newestFirst: Prisma.FactOrderByWithRelationInput[] = [{ periodEnd: 'desc' }, { filedAt: 'desc' }, { accessionNumber: 'desc' }, { id: 'desc' }];
+
+/**
+ * A company's facts for a tag or line item, newest period first, a page at a time. One tag is
+ * paged in the database; a stitched series (several tags of one line) takes each period from the
+ * first of its tags that reports it, so it is assembled from those tags' facts, then paged.
+ */
+export async function factSeries(prisma: PrismaClient, cik: string, filters: FactFilters) {
+  const [resolution, coverage] = await Promise.all([resolveCompanyTag(prisma, cik, filters.tag), coverageOf(prisma, cik)]);
+  const empty = { resolution, facts: [] as Fact[], hasMore: false, label: null as string | null, coverage };
+  if (!resolution.tags.length) return empty;
+  const where = (tags: { taxonomy: string; tag: string }[]): Prisma.FactWhereInput => ({
+    cik,
+    hasDimensions: false,
+    OR: tags.map(({ taxonomy, tag }) => ({ taxonomy, tag })),
+    ...(filters.form ? { form: filters.form } : {}),
+    ...(filters.unit ? { unit: filters.unit } : {}),
+    ...(filters.fy ? { fy: filters.fy } : {}),
+    ...(filters.fp ? { fp: filters.fp } : {}),
+    ...(filters.periodFrom || filters.periodTo
+      ? { periodEnd: { ...(filters.periodFrom ? { gte: new Date(filters.periodFrom) } : {}), ...(filters.periodTo ? { lte: new Date(filters.periodTo) } : {}) } }
+      : {}),
+  });
+  const [first] = resolution.tags;
+  const conceptOf = prisma.concept.findUnique({ where: { taxonomy_tag: { taxonomy: first!.taxonomy, tag: first!.tag } } });
+  let page: Fact[];
+  if (resolution.tags.length === 1) {
+    page = await prisma.fact.findMany({ where: where(resolution.tags), orderBy: newestFirst, skip: filters.offset, take: filters.limit + 1 });
+  } else {
+    const all = await prisma.fact.findMany({ where: where(resolution.tags), orderBy: newestFirst });
+    page = stitchByPeriod(all, resolution.tags).slice(filters.offset, filters.offset + filters.limit + 1);
+  }
+  return { resolution, facts: page.slice(0, filters.limit), hasMore: page.length > filters.limit, label: (await conceptOf)?.label ?? null, coverage };
+}
+
+/** Each period (start, end, unit) from the first tag, in preference order, that reports it. */
+export function stitchByPeriod<F extends { taxonomy: string; tag: string; periodStart: Date | null; periodEnd: Date; unit: string }>(facts: F[], preference: { taxonomy: string; tag: string }[]): F[] {
+  const rank = (f: F) => preference.findIndex((p) => p.taxonomy === f.taxonomy && p.tag === f.tag);
+  const periodOf = (f: F) => `${f.periodStart?.getTime() ?? ''}|${f.periodEnd.getTime()}|${f.unit}`;
+  const chosen = new Map<string, number>();
+  for (const fact of facts) {
+    const key = periodOf(fact);
+    const best = chosen.get(key);
+    if (best === undefined || rank(fact) < best) chosen.set(key, rank(fact));
+  }
+  return facts.filter((fact) => rank(fact) === chosen.get(periodOf(fact)));
+}
+
+/** What the service holds of a company's facts: how many, and the latest filing date. */
+export async function coverageOf(prisma: PrismaClient, cik: string) {
   const summary = await prisma.companyConcept.aggregate({ where: { cik }, _sum: { factCount: true }, _max: { lastFiledAt: true } });
   return { facts: summary._sum.factCount ?? 0, latestFiledAt: isoDay(summary._max.lastFiledAt) };
+}
+
+/** A facts page's cursor: opaque to clients, the number of facts already served. */
+export function factsCursor(offset: number): string {
+  return Buffer.from(`facts:${offset}`).toString('base64url');
+}
+
+export function factsOffset(cursor: string | null | undefined): number {
+  if (!cursor) return 0;
+  const match = Buffer.from(cursor, 'base64url').toString().match(/^facts:(\d{1,7})$/);
+  if (!match) throw new ApiError('invalid_query_parameter', 'The cursor is not one this service issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
+  return Number(match[1]);
 }
 
 export async function companyStatements(prisma: PrismaClient, cik: string, period: 'annual' | 'quarterly', limit: number) {

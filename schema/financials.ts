@@ -1,7 +1,7 @@
 // Reported facts (with the tag the issuer actually uses), normalized statements and segments.
 import { requireDataAccess } from '../resolvers/access.ts';
 import { citationKey, documentCitations } from '../resolvers/citations.ts';
-import { companySegments, companyStatements, factSeries } from '../resolvers/financials.ts';
+import { companySegments, companyStatements, factSeries, factsCursor, factsOffset } from '../resolvers/financials.ts';
 import type { SegmentAxis, SegmentMember, SegmentPeriod, SegmentReport } from '../resolvers/segments.ts';
 import type { FactSource, StatementBundle, StatementLine, StatementPeriod } from '../resolvers/statements.ts';
 import { builder } from './builder.ts';
@@ -137,17 +137,25 @@ const Segments = builder.objectRef<SegmentReport & { cik: string }>('SegmentRepo
   }),
 });
 
-const FactSeries = builder.objectRef<Awaited<ReturnType<typeof factSeries>> & { cik: string }>('FactSeries').implement({
-  description: 'Reported values of one concept: the tag asked for, the tag the issuer uses, and the facts.',
+const FactSeries = builder.objectRef<Awaited<ReturnType<typeof factSeries>> & { cik: string; offset: number }>('FactSeries').implement({
+  description: 'Reported values of one concept: the tag asked for, the tags the issuer uses, and the facts, a page at a time.',
   fields: (t) => ({
     cik: t.exposeString('cik'),
     requestedTag: t.string({ resolve: (s) => s.resolution.requestedTag }),
-    resolvedTag: t.string({ nullable: true, resolve: (s) => s.resolution.resolvedTag }),
+    resolvedTag: t.string({ nullable: true, description: 'The tag read first (the requested one when the issuer reports it)', resolve: (s) => s.resolution.resolvedTag }),
+    resolvedTags: t.stringList({ description: 'Every tag the series reads, preferred first (taxonomy:tag); several when a line is stitched by period', resolve: (s) => s.resolution.tags.map((r) => `${r.taxonomy}:${r.tag}`) }),
     taxonomy: t.string({ nullable: true, resolve: (s) => s.resolution.taxonomy }),
-    resolution: t.string({ description: 'exact, alias or not_reported', resolve: (s) => s.resolution.reason }),
-    explanation: t.string({ resolve: (s) => s.resolution.explanation }),
+    resolution: t.string({
+      description: 'exact, alias, not_reported (the issuer reports none of the tags), or not_covered (the service holds no facts of this company)',
+      resolve: (s) => (s.coverage.facts === 0 ? 'not_covered' : s.resolution.reason),
+    }),
+    explanation: t.string({
+      resolve: (s) => (s.coverage.facts === 0 ? 'The service holds no XBRL facts of this company, so it cannot say whether the issuer reports this tag.' : s.resolution.explanation),
+    }),
     label: t.exposeString('label', { nullable: true }),
     facts: t.field({ type: [FactRef], resolve: (s) => s.facts }),
+    hasMore: t.exposeBoolean('hasMore'),
+    nextCursor: t.string({ nullable: true, description: 'Pass as `after` for the next page', resolve: (s) => (s.hasMore ? factsCursor(s.offset + s.facts.length) : null) }),
     factsCovered: t.int({ description: 'How many facts of this company are held', resolve: (s) => s.coverage.facts }),
   }),
 });
@@ -155,13 +163,27 @@ const FactSeries = builder.objectRef<Awaited<ReturnType<typeof factSeries>> & { 
 builder.queryFields((t) => ({
   facts: t.field({
     type: FactSeries,
-    description: 'Reported facts of a company for a tag or line item (Revenues resolves to the tag the issuer actually uses).',
-    args: { ticker: t.arg.string(), cik: t.arg.string(), tag: t.arg.string({ required: true }), form: t.arg.string(), unit: t.arg.string(), limit: t.arg.int({ defaultValue: 25 }) },
+    description: 'Reported facts of a company for a tag or line item, newest period first. A tag the issuer reports is answered with that tag; a line item (revenue), or a tag never reported, with the tags the issuer uses for that line, stitched by period.',
+    args: {
+      ticker: t.arg.string(),
+      cik: t.arg.string(),
+      tag: t.arg.string({ required: true }),
+      form: t.arg.string(),
+      unit: t.arg.string(),
+      periodFrom: t.arg({ type: 'Date', description: 'Period end on or after' }),
+      periodTo: t.arg({ type: 'Date', description: 'Period end on or before' }),
+      fy: t.arg.int({ description: 'Fiscal year of the reporting filing' }),
+      fp: t.arg.string({ description: 'Fiscal period of the reporting filing: FY, Q1, Q2, Q3, Q4' }),
+      limit: t.arg.int({ defaultValue: 25 }),
+      after: t.arg.string({ description: 'The previous page\'s nextCursor' }),
+    },
     resolve: async (_root, args, ctx) => {
       requireDataAccess(ctx);
       const cik = await requireCik(ctx, args);
       const limit = Math.min(Math.max(args.limit ?? 25, 1), maxPageSize);
-      return { ...(await factSeries(ctx.prisma, cik, { tag: args.tag, form: args.form, unit: args.unit, limit })), cik };
+      const offset = factsOffset(args.after);
+      const filters = { tag: args.tag, form: args.form, unit: args.unit, periodFrom: args.periodFrom, periodTo: args.periodTo, fy: args.fy, fp: args.fp, limit, offset };
+      return { ...(await factSeries(ctx.prisma, cik, filters)), cik, offset };
     },
   }),
   statements: t.field({

@@ -100,9 +100,14 @@ describe('the tag map', () => {
       { taxonomy: 'us-gaap', tag: 'RevenueFromContractWithCustomerExcludingAssessedTax', lastFiled: '2026-01-30' },
       { taxonomy: 'us-gaap', tag: 'InventoryNet', lastFiled: '2026-01-30' },
     ];
-    expect(resolveTag('Revenues', apple)).toMatchObject({ requestedTag: 'Revenues', resolvedTag: 'RevenueFromContractWithCustomerExcludingAssessedTax', taxonomy: 'us-gaap', reason: 'alias', lineItem: 'revenue' });
-    expect(resolveTag('Revenues', apple).explanation).toContain('not as Revenues');
+    // a tag the issuer reports is answered with that tag, even one it no longer uses
+    expect(resolveTag('Revenues', apple)).toMatchObject({ requestedTag: 'Revenues', resolvedTag: 'Revenues', taxonomy: 'us-gaap', reason: 'exact', lineItem: 'revenue' });
+    // a line item reads every tag of the line the issuer reported, most recently used first
     expect(resolveTag('revenue', apple)).toMatchObject({ resolvedTag: 'RevenueFromContractWithCustomerExcludingAssessedTax', reason: 'alias' });
+    expect(resolveTag('revenue', apple).tags.map((t) => t.tag)).toEqual(['RevenueFromContractWithCustomerExcludingAssessedTax', 'Revenues', 'SalesRevenueNet']);
+    // a tag never reported is answered with its line's tags, saying so
+    expect(resolveTag('SalesRevenueGoodsNet', apple)).toMatchObject({ resolvedTag: 'RevenueFromContractWithCustomerExcludingAssessedTax', reason: 'alias' });
+    expect(resolveTag('SalesRevenueGoodsNet', apple).explanation).toContain('has never reported SalesRevenueGoodsNet');
     expect(resolveTag('us-gaap:InventoryNet', apple)).toMatchObject({ resolvedTag: 'InventoryNet', reason: 'exact', lineItem: null });
     expect(resolveTag('NetIncomeLoss', apple)).toMatchObject({ resolvedTag: null, reason: 'not_reported', lineItem: 'netIncome' });
     expect(resolveTag('Revenues', ['us-gaap:Revenues'])).toMatchObject({ resolvedTag: 'Revenues', reason: 'exact' });
@@ -155,7 +160,8 @@ describe.runIf(hasCorpus)('corpus: Apple companyfacts', () => {
     expect(rows(text, 'RevenueFromContractWithCustomerExcludingAssessedTax')).toContainEqual(
       expect.objectContaining({ start: '2023-10-01', end: '2024-09-28', val: '391035000000', accn: '0000320193-24-000123' }),
     );
-    expect(resolveTag('Revenues', tagUsage(facts))).toMatchObject({ resolvedTag: 'RevenueFromContractWithCustomerExcludingAssessedTax', reason: 'alias' });
+    expect(resolveTag('revenue', tagUsage(facts))).toMatchObject({ resolvedTag: 'RevenueFromContractWithCustomerExcludingAssessedTax', reason: 'alias' });
+    expect(resolveTag('Revenues', tagUsage(facts))).toMatchObject({ resolvedTag: 'Revenues', reason: 'exact' });
     expect(period(annual, 2023, 'FY').income.netIncome).toMatchObject({ value: '96995000000', fact: { tag: 'NetIncomeLoss', accessionNumber: '0000320193-23-000106' } });
     expect([period(annual, 2024, 'FY').periodStart, period(annual, 2024, 'FY').periodEnd]).toEqual(['2023-10-01', '2024-09-28']);
   });

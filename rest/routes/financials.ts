@@ -1,8 +1,8 @@
 // Facts, normalized statements and segments (SPEC 4.5).
 import { z } from 'zod';
 import { FactsDocument, SegmentsDocument, StatementsDocument, type LineFieldsFragment } from '../operations/generated.ts';
-import { cikParam, coverage, coverageSchema, tickerParam, type View } from '../dataParams.ts';
-import { operationRoute, viewParam } from '../route.ts';
+import { cikParam, coverage, coverageSchema, dateParam, tickerParam, type View } from '../dataParams.ts';
+import { operationRoute, pageParams, viewParam } from '../route.ts';
 
 const source = z.object({
   taxonomy: z.string(),
@@ -17,6 +17,8 @@ const source = z.object({
 });
 
 const fact = z.object({
+  taxonomy: z.string(),
+  tag: z.string().describe('The tag this value was reported with (a stitched series reads several)'),
   value: z.string().describe('The exact decimal as filed'),
   unit: z.string(),
   periodStart: z.string().nullable(),
@@ -59,7 +61,8 @@ export const financialRoutes = [
     method: 'GET',
     path: '/v1/facts',
     summary: 'Reported XBRL facts of a company for a tag',
-    description: 'The response names the requested tag and the tag the issuer actually uses (e.g. `Revenues` resolves to `RevenueFromContractWithCustomerExcludingAssessedTax` for Apple) and why. Newest period first; each fact cites its filing. A tag the company does not report answers an empty list with `resolution: "not_reported"`, not a 0.',
+    description:
+      'A tag the issuer reports is answered with that tag (`resolution: "exact"`), with or without its taxonomy. A line item (`revenue`), or a tag the issuer never reported, is answered with the tags the issuer uses for that line (`resolution: "alias"`, listed in `resolvedTags`), stitched by period: each period comes from the first of them that reports it, and each fact names its own tag. Newest period first, a page at a time (`limit`, `cursor`), narrowed by `period_from`/`period_to` (period end) and `fy`/`fp` (of the reporting filing); each fact cites its filing. A tag the company does not report answers an empty list with `resolution: "not_reported"`; a company of which the service holds no facts, `resolution: "not_covered"`; never a 0.',
     tag: 'Facts',
     access: 'org',
     meter: 'data_read',
@@ -70,7 +73,12 @@ export const financialRoutes = [
         tag: z.string().min(1).max(200).describe('A tag (Revenues, us-gaap:NetIncomeLoss) or a line item (revenue, net_income)'),
         form: z.string().min(1).max(20).optional().describe('Only facts reported in this form, e.g. 10-K'),
         unit: z.string().min(1).max(40).optional().describe('e.g. USD, shares, USD/shares'),
+        period_from: dateParam('Period end on or after'),
+        period_to: dateParam('Period end on or before'),
+        fy: z.coerce.number().int().min(1990).max(2100).optional().describe('Fiscal year of the filing that reported the fact'),
+        fp: z.enum(['FY', 'Q1', 'Q2', 'Q3', 'Q4']).optional().describe('Fiscal period of the filing that reported the fact'),
         limit: z.coerce.number().int().min(1).max(100).default(25).describe('How many facts, 1 to 100 (default 25)'),
+        cursor: pageParams.cursor,
         view: viewParam,
       }),
     },
@@ -79,29 +87,51 @@ export const financialRoutes = [
       cik: z.string(),
       requestedTag: z.string(),
       resolvedTag: z.string().nullable(),
+      resolvedTags: z.array(z.string()).describe('Every tag the series reads, preferred first (taxonomy:tag)'),
       taxonomy: z.string().nullable(),
-      resolution: z.enum(['exact', 'alias', 'not_reported']),
+      resolution: z.enum(['exact', 'alias', 'not_reported', 'not_covered']),
       explanation: z.string(),
       label: z.string().nullable(),
       facts: z.array(fact),
+      hasMore: z.boolean(),
+      nextCursor: z.string().nullable().describe('Pass as `cursor` for the next page; null on the last page.'),
       coverage: coverageSchema,
       requestId: z.string(),
     }),
     errors: ['entity_not_found'],
     operation: FactsDocument,
-    variables: ({ query }) => ({ ticker: query.ticker ?? null, cik: query.cik ?? null, tag: query.tag, form: query.form ?? null, unit: query.unit ?? null, limit: query.limit }),
+    variables: ({ query }) => ({
+      ticker: query.ticker ?? null,
+      cik: query.cik ?? null,
+      tag: query.tag,
+      form: query.form ?? null,
+      unit: query.unit ?? null,
+      periodFrom: query.period_from ?? null,
+      periodTo: query.period_to ?? null,
+      fy: query.fy ?? null,
+      fp: query.fp ?? null,
+      limit: query.limit,
+      after: query.cursor ?? null,
+    }),
   }).reshape(({ facts: s }, meta, { query }) => ({
     object: 'fact_series',
     cik: s.cik,
     requestedTag: s.requestedTag,
     resolvedTag: s.resolvedTag,
+    resolvedTags: s.resolvedTags,
     taxonomy: s.taxonomy,
-    resolution: s.resolution as 'exact' | 'alias' | 'not_reported',
+    resolution: s.resolution as 'exact' | 'alias' | 'not_reported' | 'not_covered',
     explanation: s.explanation,
     label: s.label,
-    facts: s.facts.map(({ taxonomy: _t, tag: _g, ...f }) =>
-      query.view === 'compact' ? { value: f.value, unit: f.unit, periodEnd: f.periodEnd, accessionNumber: f.accessionNumber, citationUrl: f.citationUrl } : query.view === 'agent' ? { value: f.value, unit: f.unit, periodStart: f.periodStart, periodEnd: f.periodEnd, fp: f.fp, form: f.form, accessionNumber: f.accessionNumber, filedAt: f.filedAt, citationUrl: f.citationUrl } : f,
+    facts: s.facts.map((f) =>
+      query.view === 'compact'
+        ? { tag: f.tag, value: f.value, unit: f.unit, periodEnd: f.periodEnd, accessionNumber: f.accessionNumber, citationUrl: f.citationUrl }
+        : query.view === 'agent'
+          ? { tag: f.tag, value: f.value, unit: f.unit, periodStart: f.periodStart, periodEnd: f.periodEnd, fp: f.fp, form: f.form, accessionNumber: f.accessionNumber, filedAt: f.filedAt, citationUrl: f.citationUrl }
+          : f,
     ),
+    hasMore: s.hasMore,
+    nextCursor: s.nextCursor ?? null,
     coverage: coverage(`XBRL facts of CIK ${s.cik}`, { factsHeld: s.factsCovered }),
     ...meta,
   })),

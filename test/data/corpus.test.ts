@@ -1,8 +1,11 @@
 // The real corpus (../shared/data), ingested once, read back through REST and GraphQL: exact
 // values as filed, each with the filing it came from. Expected numbers are the ones printed in
 // the corpus files themselves.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest, type IngestSummary } from '../../ingest/run.ts';
+import { parseCompanyFacts } from '../../ingest/parsers/companyFacts.ts';
 import { folderSource } from '../../ingest/sources/folder.ts';
 import { corpusDir, hasCorpus } from '../corpus.ts';
 import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from '../harness.ts';
@@ -36,15 +39,94 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
     expect(cabot.data.payVersusPerformance).toContainEqual(expect.objectContaining({ tag: 'PeoTotalCompAmt', value: '7791510', periodEnd: '2023-09-30' }));
   });
 
-  it('answers Apple\'s revenue with the tag Apple uses and the filing it came from', async () => {
-    const answer = await get('/v1/facts?ticker=AAPL&tag=Revenues&form=10-K&limit=100');
+  it('answers Apple\'s revenue line with the tags Apple used, each period citing its own tag and filing', async () => {
+    const answer = await get('/v1/facts?ticker=AAPL&tag=revenue&form=10-K&limit=100');
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ requestedTag: 'Revenues', resolvedTag: 'RevenueFromContractWithCustomerExcludingAssessedTax', resolution: 'alias' });
+    expect(answer.body).toMatchObject({ requestedTag: 'revenue', resolvedTag: 'RevenueFromContractWithCustomerExcludingAssessedTax', resolution: 'alias' });
+    expect(answer.body.resolvedTags).toEqual(expect.arrayContaining(['us-gaap:RevenueFromContractWithCustomerExcludingAssessedTax', 'us-gaap:Revenues']));
     expect(answer.body.facts).toContainEqual(
-      expect.objectContaining({ value: '391035000000', periodEnd: '2024-09-28', accessionNumber: '0000320193-24-000123', filedAt: '2024-11-01', citationUrl: 'https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm' }),
+      expect.objectContaining({ tag: 'RevenueFromContractWithCustomerExcludingAssessedTax', value: '391035000000', periodEnd: '2024-09-28', accessionNumber: '0000320193-24-000123', filedAt: '2024-11-01', citationUrl: 'https://www.sec.gov/Archives/edgar/data/320193/000032019324000123/aapl-20240928.htm' }),
     );
-    const graphql = await call(t, 'POST', '/graphql', { key, body: { query: '{ facts(ticker: "AAPL", tag: "Revenues", form: "10-K", limit: 100) { resolvedTag facts { value periodEnd accessionNumber } } }' } });
+    expect(new Set(answer.body.facts.map((f: { tag: string }) => f.tag)).size).toBeGreaterThan(1); // stitched across the tags Apple used over time
+    const graphql = await call(t, 'POST', '/graphql', { key, body: { query: '{ facts(ticker: "AAPL", tag: "revenue", form: "10-K", limit: 100) { resolvedTag facts { value periodEnd accessionNumber } } }' } });
     expect(graphql.body.data.facts.facts).toEqual(answer.body.facts.map((f: { value: string; periodEnd: string; accessionNumber: string }) => ({ value: f.value, periodEnd: f.periodEnd, accessionNumber: f.accessionNumber })));
+  });
+
+  describe('facts are what was filed, under the tag asked for', () => {
+    it('an explicit tag the issuer reports is answered with that tag, never another', async () => {
+      const domestic = await get('/v1/facts?cik=1640147&tag=us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxesDomestic&form=10-K&limit=100');
+      expect(domestic.body).toMatchObject({ resolution: 'exact', resolvedTag: 'IncomeLossFromContinuingOperationsBeforeIncomeTaxesDomestic' });
+      expect(domestic.body.facts).toContainEqual(expect.objectContaining({ periodEnd: '2021-01-31', value: '-544700000', tag: 'IncomeLossFromContinuingOperationsBeforeIncomeTaxesDomestic' }));
+      const accretion = await get('/v1/facts?ticker=AAPL&tag=us-gaap:DepreciationAmortizationAndAccretionNet&fy=2017&fp=FY&limit=100');
+      expect(accretion.body.resolution).toBe('exact');
+      expect(accretion.body.facts.map((f: { value: string }) => f.value)).toContain('10157000000');
+      expect(accretion.body.facts.map((f: { value: string }) => f.value)).not.toContain('8200000000');
+    });
+
+    it('Apple\'s Revenues facts are reachable as Revenues, with no false explanation', async () => {
+      const answer = await get('/v1/facts?cik=320193&tag=us-gaap:Revenues&period_from=2018-09-29&period_to=2018-09-29&limit=100');
+      expect(answer.body.resolution).toBe('exact');
+      expect(answer.body.explanation).not.toMatch(/not as Revenues/);
+      expect(answer.body.facts).toContainEqual(expect.objectContaining({ value: '62900000000', periodStart: '2018-07-01', periodEnd: '2018-09-29', accessionNumber: '0000320193-18-000145' }));
+    });
+
+    it('older facts are reachable: cursor pages and period filters', async () => {
+      const old = await get('/v1/facts?ticker=AAPL&tag=NetIncomeLoss&period_from=2010-12-25&period_to=2010-12-25&limit=100');
+      expect(old.body.facts).toContainEqual(expect.objectContaining({ value: '6004000000', periodStart: '2010-09-26', periodEnd: '2010-12-25', accessionNumber: '0001193125-11-282113' }));
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page = await get(`/v1/facts?ticker=AAPL&tag=NetIncomeLoss&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(page.status).toBe(200);
+        seen.push(...page.body.facts.map((f: { accessionNumber: string; periodStart: string; periodEnd: string }) => `${f.accessionNumber}|${f.periodStart}|${f.periodEnd}`));
+        cursor = page.body.nextCursor;
+        expect(page.body.hasMore).toBe(cursor !== null);
+      } while (cursor);
+      expect(seen.length).toBeGreaterThan(100);
+      expect(new Set(seen).size).toBe(seen.length);
+      expect(seen).toContain('0001193125-11-282113|2010-09-26|2010-12-25');
+      expect((await get('/v1/facts?ticker=AAPL&tag=NetIncomeLoss&cursor=bm90LW91cnM')).body.details.parameter).toBe('cursor');
+    });
+
+    it('a company of which no facts are held is not_covered, not not_reported', async () => {
+      const msft = await get('/v1/facts?ticker=MSFT&tag=Revenues');
+      expect(msft.status).toBe(200);
+      expect(msft.body).toMatchObject({ resolution: 'not_covered', facts: [] });
+      expect(msft.body.explanation).toMatch(/holds no XBRL facts/);
+      expect((await get('/v1/facts?ticker=AAPL&tag=NoSuchTagEver')).body.resolution).toBe('not_reported');
+    });
+
+    it('serves 500 seeded random companyfacts rows of all five companies exactly', async () => {
+      const reader = await orgWithKey(t, 'Accuracy audit', 'team');
+      const { prisma } = t.service.services;
+      const classes = await prisma.meterClass.findMany();
+      await prisma.orgQuota.createMany({ data: classes.flatMap((c) => (['minute', 'hour', 'day'] as const).map((period) => ({ orgId: reader.orgId, meterClass: c.key, period, limit: 1_000_000 }))) });
+      const files = (await readdir(path.join(corpusDir, 'companyfacts'))).filter((f) => f.endsWith('.json')).sort();
+      expect(files).toHaveLength(5);
+      const rows = (await Promise.all(files.map(async (f) => parseCompanyFacts(await readFile(path.join(corpusDir, 'companyfacts', f), 'utf8')).facts))).flat();
+      let state = 20261123; // a fixed seed: the same 500 rows every run
+      const random = () => ((state = (state * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648);
+      const sample = Array.from({ length: 500 }, () => rows[Math.floor(random() * rows.length)]!);
+      const counts = { exact: 0, different: 0, unreachable: 0 };
+      const misses: string[] = [];
+      for (const row of sample) {
+        const query = new URLSearchParams({ cik: row.cik, tag: `${row.taxonomy}:${row.tag}`, unit: row.unit, period_from: row.periodEnd, period_to: row.periodEnd, limit: '100' });
+        if (row.fy) query.set('fy', String(row.fy));
+        if (row.fp) query.set('fp', row.fp);
+        if (row.form) query.set('form', row.form);
+        const answer = await call(t, 'GET', `/v1/facts?${query}`, { key: reader.key });
+        const same = (f: Record<string, unknown>) => f.accessionNumber === row.accessionNumber && f.periodStart === row.periodStart && f.periodEnd === row.periodEnd;
+        const served = (answer.body.facts ?? []).filter(same);
+        const exact = served.find((f: Record<string, unknown>) => f.value === row.value && f.filedAt === row.filedAt && f.form === row.form && f.fy === row.fy && f.fp === row.fp && f.tag === row.tag);
+        if (exact) counts.exact++;
+        else {
+          counts[served.length ? 'different' : 'unreachable']++;
+          misses.push(`${row.cik} ${row.taxonomy}:${row.tag} ${row.periodStart}..${row.periodEnd} ${row.value} ${row.accessionNumber}`);
+        }
+      }
+      console.log(`companyfacts accuracy: ${counts.exact} exact, ${counts.different} different, ${counts.unreachable} unreachable of ${sample.length}`);
+      expect(misses).toEqual([]);
+    }, 300_000);
   });
 
   it('normalizes statements: FY2024 as filed, Q4 derived and flagged, a missing line says why', async () => {
