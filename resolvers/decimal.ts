@@ -61,3 +61,20 @@ export function divideDecimals(numerator: string, denominator: string, places: n
   if ((absN % absD) * 2n >= absD) quotient += 1n;
   return formatDecimal({ digits: negative ? -quotient : quotient, places });
 }
+
+/**
+ * `value` rounded half away from zero to XBRL `decimals` (-5: to 100,000; 2: to cents). INF, null
+ * or a precision finer than the value's own leave it as it is.
+ */
+export function roundToDecimals(value: string, decimals: number): string {
+  const d = parseDecimal(value);
+  if (!Number.isFinite(decimals) || decimals >= d.places) return value;
+  const drop = BigInt(d.places - decimals);
+  const unit = 10n ** drop;
+  const negative = d.digits < 0n;
+  const abs = negative ? -d.digits : d.digits;
+  let kept = abs / unit;
+  if ((abs % unit) * 2n >= unit) kept += 1n;
+  const rounded = decimals >= 0 ? { digits: kept, places: decimals } : { digits: kept * 10n ** BigInt(-decimals), places: 0 };
+  return formatDecimal({ digits: negative ? -rounded.digits : rounded.digits, places: rounded.places });
+}

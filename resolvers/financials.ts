@@ -120,8 +120,23 @@ export function factsOffset(cursor: string | null | undefined): number {
 }
 
 export async function companyStatements(prisma: PrismaClient, cik: string, period: 'annual' | 'quarterly', limit: number) {
-  const rows = await prisma.fact.findMany({ where: { cik, hasDimensions: false, tag: { in: statementTags } } });
-  return buildStatements(rows.map(toFactRecord), { period, limit });
+  const [rows, coverage] = await Promise.all([prisma.fact.findMany({ where: { cik, hasDimensions: false, tag: { in: statementTags } } }), coverageOf(prisma, cik)]);
+  const bundle = buildStatements(rows.map(toFactRecord), { period, limit });
+  return { ...bundle, coverage, emptyReason: bundle.periods.length ? null : await whyNoPeriods(prisma, cik, period, coverage.facts, rows.length) };
+}
+
+/** Why a statement bundle has no periods: said, never left to be read as "nothing was reported". */
+async function whyNoPeriods(prisma: PrismaClient, cik: string, period: 'annual' | 'quarterly', factsHeld: number, statementFacts: number): Promise<string> {
+  if (factsHeld === 0) return 'not_covered: the service holds no XBRL facts of this company, so its statements cannot be built.';
+  if (statementFacts === 0) return 'not_reported: the company reports none of the statement tags in the facts held.';
+  if (period === 'quarterly') {
+    const quarterlyForms = await prisma.fact.count({ where: { cik, form: { in: ['10-Q', '10-Q/A', '6-K'] } } });
+    if (quarterlyForms === 0) {
+      const forms = await prisma.fact.groupBy({ by: ['form'], where: { cik }, _count: true });
+      return `not_reported: the company files no quarterly reports with XBRL (its facts come from ${forms.map((f) => f.form ?? 'unknown').join(', ')}), so there are no quarters to show; ask for period=annual.`;
+    }
+  }
+  return `not_derivable: the facts held report no ${period} period of the statement lines.`;
 }
 
 export async function companySegments(prisma: PrismaClient, cik: string) {

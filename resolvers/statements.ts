@@ -8,7 +8,7 @@
 // filing whose own year it is; quarters are placed by their end date inside that year.
 import type { FactRecord } from '../ingest/parsers/companyFacts.ts';
 import { lineItems, lineItemsOf, type LineItem, type StatementKind } from './concepts.ts';
-import { compareDecimals, subtractDecimals } from './decimal.ts';
+import { compareDecimals, roundToDecimals, subtractDecimals } from './decimal.ts';
 
 export interface FactSource {
   taxonomy: string;
@@ -140,14 +140,53 @@ export interface Selected {
   latest: FactRecord;
 }
 
-/** Facts that report the same thing (tag, unit, period, dimensions), in filing order. */
+/**
+ * Two reports of one figure agree when the finer one, rounded to the coarser one's `decimals`,
+ * is the coarser one: MRVL's 4,462,383,000 filed first and 4,462,400,000 (to $0.1M) filed later
+ * are one figure, not a restatement.
+ */
+export function agreeAtPrecision(a: FactRecord, b: FactRecord): boolean {
+  const [coarse, fine] = statedPrecision(a) <= statedPrecision(b) ? [a, b] : [b, a];
+  return compareDecimals(roundToDecimals(fine.value, statedPrecision(coarse)), coarse.value) === 0;
+}
+
+/**
+ * A fact's precision: its XBRL `decimals`, or, where the source does not carry them (companyfacts
+ * does not), what the value's own digits state: 4462400000 is stated to the hundred thousand
+ * (-5), 6.11 to the cent (2). Fewer than three trailing zeros are read as exact: filers state
+ * rounded amounts in thousands or coarser, and 50 restated to 45 is a restatement.
+ */
+function statedPrecision(fact: FactRecord): number {
+  if (fact.decimals !== null) return precision(fact.decimals);
+  const [whole, fraction = ''] = fact.value.replace(/^[+-]/, '').split('.');
+  if (fraction.replace(/0+$/, '')) return fraction.replace(/0+$/, '').length;
+  const zeros = whole!.length - whole!.replace(/0+$/, '').length;
+  return whole === '0' || zeros < 3 ? 0 : -zeros;
+}
+
+/**
+ * Facts that report the same thing (tag, unit, period, dimensions), in filing order. The value is
+ * the latest filing's, unless the latest only rounds an earlier, more precise one: then the more
+ * precise value stands. A restatement is a later value that does not agree at its precision.
+ */
 export function selectLatest(reports: readonly FactRecord[]): Selected {
   const sorted = [...reports].sort(byFiling);
-  const latest = sorted[sorted.length - 1];
-  let first = sorted.length - 1;
-  while (first > 0 && compareDecimals(sorted[first - 1].value, latest.value) === 0) first -= 1;
-  const original = compareDecimals(sorted[0].value, latest.value) === 0 ? null : sorted[0];
-  return { value: latest.value, fact: sorted[first], original, latest };
+  let current = sorted[0]!;
+  let first = 0;
+  let original: FactRecord | null = null;
+  sorted.forEach((report, i) => {
+    if (i === 0) return;
+    if (agreeAtPrecision(current, report)) {
+      if (statedPrecision(report) > statedPrecision(current)) current = report; // a finer report of the same figure
+      return;
+    }
+    original ??= sorted[0]!;
+    current = report;
+    first = i;
+  });
+  // the first filing that reported the standing value (later ones that repeat it add nothing)
+  const firstOfValue = sorted.findIndex((r, i) => i >= first && compareDecimals(r.value, current.value) === 0);
+  return { value: current.value, fact: sorted[firstOfValue >= 0 ? firstOfValue : first]!, original, latest: sorted[sorted.length - 1]! };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -404,8 +443,8 @@ class LineBuilder {
   /**
    * Quarter q = cumulative(q) − cumulative(j) − the discrete quarters between, where cumulative
    * is the fiscal-year-to-date value (cumulative(4) = FY, cumulative(1) = Q1) and all terms use
-   * one tag. Tried first with j = 0 (FY − Q1 − Q2 − Q3, from discrete quarters), then with the
-   * latest year-to-date value available (FY − 9M YTD; 9M YTD − 6M YTD; 6M YTD − Q1).
+   * one tag. Tried first with the latest year-to-date value available (FY − 9M YTD; 9M YTD − 6M
+   * YTD; 6M YTD − Q1), then with j = 0 (FY − Q1 − Q2 − Q3, from discrete quarters).
    */
   private derive(item: LineItem, unit: string, tagKey: string, quarter: FiscalQuarter): StatementLine | { note: string } | null {
     const q = quarter.quarter;
@@ -426,7 +465,9 @@ class LineBuilder {
     };
     const total = cumulative(q);
     if (!total) return null;
-    for (const j of [0, ...Array.from({ length: q - 1 }, (_, i) => q - 1 - i)]) {
+    // The latest year-to-date first (FY − 9M YTD uses two reported figures where FY − Q1 − Q2 − Q3
+    // uses four, and each rounding of the four adds up); the discrete quarters only without it.
+    for (const j of [...Array.from({ length: q - 1 }, (_, i) => q - 1 - i), 0]) {
       const base = j === 0 ? null : cumulative(j);
       if (j > 0 && !base) continue;
       const between: Array<{ selected: Selected; term: string }> = [];

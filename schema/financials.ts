@@ -80,7 +80,7 @@ const Period = builder.objectRef<StatementPeriod & { cik: string }>('StatementPe
   }),
 });
 
-const Bundle = builder.objectRef<StatementBundle & { cik: string }>('StatementBundle').implement({
+const Bundle = builder.objectRef<StatementBundle & { cik: string; coverage: { facts: number }; emptyReason: string | null }>('StatementBundle').implement({
   description: 'Income statement, balance sheet and cash flow, most recent period first.',
   fields: (t) => ({
     cik: t.exposeString('cik'),
@@ -88,6 +88,8 @@ const Bundle = builder.objectRef<StatementBundle & { cik: string }>('StatementBu
     taxonomy: t.exposeString('taxonomy', { nullable: true }),
     currency: t.exposeString('currency', { nullable: true }),
     periods: t.field({ type: [Period], resolve: (b) => b.periods.map((p) => ({ ...p, cik: b.cik })) }),
+    factsCovered: t.int({ description: 'How many facts of this company are held', resolve: (b) => b.coverage.facts }),
+    emptyReason: t.exposeString('emptyReason', { nullable: true, description: 'Why there are no periods, when there are none: not_covered, not_reported or not_derivable, and the detail' }),
   }),
 });
 

@@ -6,7 +6,7 @@ import { parseInlineXbrl, parseXbrlInstance } from '../ingest/parsers/xbrlInstan
 import { resolveTag, tagUsage } from '../resolvers/concepts.ts';
 import { buildSegments, type SegmentAxis } from '../resolvers/segments.ts';
 import { addDecimals, subtractDecimals } from '../resolvers/decimal.ts';
-import { buildStatements, durationDays, type StatementBundle, type StatementPeriod } from '../resolvers/statements.ts';
+import { buildStatements, durationDays, selectLatest, type StatementBundle, type StatementPeriod } from '../resolvers/statements.ts';
 import { corpusFile, fixture, hasCorpus } from './corpus.ts';
 
 function period(bundle: StatementBundle, fiscalYear: number, fiscalPeriod: StatementPeriod['fiscalPeriod']): StatementPeriod {
@@ -49,18 +49,16 @@ describe('statements from a small companyfacts file', () => {
     expect(netIncome.restatedFrom).toMatchObject({ value: '50', accessionNumber: '0000000001-23-000004', filedAt: '2023-11-02' });
   });
 
-  it('derives Q4 as FY − Q1 − Q2 − Q3 exactly, beyond 2^53 and in decimals, and says so', async () => {
+  it('derives Q4 as FY − 9M YTD exactly, beyond 2^53 and in decimals, and says so', async () => {
     const quarterly = buildStatements(await load(), { period: 'quarterly', limit: 20 });
     const q4 = period(quarterly, 2024, 'Q4');
     expect([q4.periodStart, q4.periodEnd]).toEqual(['2024-06-30', '2024-09-28']);
     expect(q4.income.revenue).toMatchObject({ value: '3007199254740987', derived: true, fact: null, missing: null });
     expect(q4.income.revenue.derivation).toEqual({
-      formula: 'FY − Q1 − Q2 − Q3',
+      formula: 'FY − 9M YTD',
       terms: [
         expect.objectContaining({ sign: '+', term: 'FY', fact: expect.objectContaining({ value: '9007199254740993', accessionNumber: '0000000001-24-000004' }) }),
-        expect.objectContaining({ sign: '-', term: 'Q1', fact: expect.objectContaining({ value: '1000000000000001' }) }),
-        expect.objectContaining({ sign: '-', term: 'Q2', fact: expect.objectContaining({ value: '2000000000000002' }) }),
-        expect.objectContaining({ sign: '-', term: 'Q3', fact: expect.objectContaining({ value: '3000000000000003' }) }),
+        expect.objectContaining({ sign: '-', term: '9M YTD', fact: expect.objectContaining({ value: '6000000000000006' }) }),
       ],
     });
     expect(q4.income.netIncome.value).toBe('0.7'); // 20.3 − 20 − (−0.5) − 0.1, where floats give 0.6999…
@@ -89,6 +87,20 @@ describe('statements from a small companyfacts file', () => {
     expect(q4of2023).toMatchObject({ value: null, missing: 'not_derivable' });
     expect(q4of2023.note).toContain('0000000001-24-000004');
     expect(period(quarterly, 2024, 'Q4').income.grossProfit).toMatchObject({ value: null, missing: 'not_reported' });
+  });
+});
+
+describe('rounding is not a restatement', () => {
+  const report = (value: string, decimals: string | null, accessionNumber: string, filedAt: string) => ({
+    cik: '0000000001', taxonomy: 'us-gaap', tag: 'Revenues', unit: 'USD', value, periodStart: '2021-01-31', periodEnd: '2022-01-29', isInstant: false,
+    fy: 2022, fp: 'FY', form: '10-K', frame: null, accessionNumber, filedAt, dimensions: {}, decimals,
+  });
+  it('keeps the precise first-filed value when a later filing only rounds it, at its stated decimals', () => {
+    const first = report('4462383000', '-3', 'a-22', '2022-03-10');
+    const rounded = report('4462000000', '-6', 'a-23', '2023-03-09');
+    expect(selectLatest([first, rounded])).toMatchObject({ value: '4462383000', original: null, fact: { accessionNumber: 'a-22' } });
+    const restated = report('4463000000', '-6', 'a-24', '2024-03-13');
+    expect(selectLatest([first, rounded, restated])).toMatchObject({ value: '4463000000', original: { accessionNumber: 'a-22' }, fact: { accessionNumber: 'a-24' } });
   });
 });
 
@@ -175,11 +187,11 @@ describe.runIf(hasCorpus)('corpus: Apple companyfacts', () => {
 
     const revenue = rows(text, 'RevenueFromContractWithCustomerExcludingAssessedTax');
     const val = (start: string, end: string) => revenue.find((r) => r.start === start && r.end === end)!.val;
-    const expected = subtractDecimals(val('2023-10-01', '2024-09-28'), val('2023-10-01', '2023-12-30'), val('2023-12-31', '2024-03-30'), val('2024-03-31', '2024-06-29'));
+    const expected = subtractDecimals(val('2023-10-01', '2024-09-28'), val('2023-10-01', '2024-06-29'));
     const q4 = period(quarterly, 2024, 'Q4');
-    expect(q4.income.revenue).toMatchObject({ value: expected, derived: true, derivation: { formula: 'FY − Q1 − Q2 − Q3' } });
+    expect(q4.income.revenue).toMatchObject({ value: expected, derived: true, derivation: { formula: 'FY − 9M YTD' } });
     expect(expected).toBe('94930000000');
-    expect(q4.income.revenue.derivation!.terms.map((t) => t.fact.value)).toEqual(['391035000000', '119575000000', '90753000000', '85777000000']);
+    expect(q4.income.revenue.derivation!.terms.map((t) => t.fact.value)).toEqual(['391035000000', '296105000000']);
   });
 
   it('a 10-Q cash-flow year-to-date value never appears as a quarter', async () => {

@@ -160,6 +160,8 @@ export const financialRoutes = [
       taxonomy: z.string().nullable(),
       currency: z.string().nullable(),
       periods: z.array(z.object({ fiscalYear: z.number().int(), fiscalPeriod: z.string(), periodStart: z.string(), periodEnd: z.string(), income: z.array(line), balanceSheet: z.array(line), cashFlow: z.array(line) })),
+      reason: z.string().nullable().describe('Why `periods` is empty, when it is: not_covered, not_reported or not_derivable, and the detail'),
+      coverage: coverageSchema,
       requestId: z.string(),
     }),
     errors: ['entity_not_found'],
@@ -172,6 +174,8 @@ export const financialRoutes = [
     taxonomy: s.taxonomy,
     currency: s.currency,
     periods: s.periods.map((p) => ({ ...p, income: p.income.map((l) => toLine(l, query.view)), balanceSheet: p.balanceSheet.map((l) => toLine(l, query.view)), cashFlow: p.cashFlow.map((l) => toLine(l, query.view)) })),
+    reason: s.emptyReason ?? null,
+    coverage: coverage(`XBRL statement facts of CIK ${s.cik}`, { factsHeld: s.factsCovered }),
     ...meta,
   })),
   operationRoute({

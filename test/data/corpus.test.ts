@@ -129,6 +129,37 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
     }, 300_000);
   });
 
+  describe('statements are honest about precision, derivations and emptiness', () => {
+    const fy = (body: { periods: { fiscalYear: number; fiscalPeriod: string; income: { key: string }[] }[] }, year: number, period: string) => body.periods.find((p) => p.fiscalYear === year && p.fiscalPeriod === period)!;
+    const lineOf = (lines: { key: string }[], key: string) => lines.find((l) => l.key === key) as Record<string, any>;
+
+    it('a later filing that only rounds a figure is not a restatement: the precise first-filed value stands', async () => {
+      const answer = await get('/v1/statements/all?ticker=MRVL&limit=6');
+      expect(answer.status).toBe(200);
+      const revenue = lineOf(fy(answer.body, 2022, 'FY').income, 'revenue');
+      expect(revenue.value).toBe('4462383000');
+      expect(revenue.restatedFrom).toBeNull();
+    });
+
+    it('Q4 is FY minus the reported nine-month year-to-date, and says so', async () => {
+      const answer = await get('/v1/statements/all?ticker=NVDA&period=quarterly&limit=12');
+      const gross = lineOf(fy(answer.body, 2025, 'Q4').income, 'grossProfit');
+      expect(gross).toMatchObject({ value: '28723000000', derived: true, derivation: { formula: 'FY − 9M YTD' } });
+    });
+
+    it('an empty bundle says why, with its coverage', async () => {
+      const lpa = await get('/v1/statements/all?ticker=LPA&period=quarterly');
+      expect(lpa.body.periods).toEqual([]);
+      expect(lpa.body.reason).toMatch(/no quarterly reports/);
+      expect(lpa.body.reason).toMatch(/20-F/);
+      expect(lpa.body.coverage.factsHeld).toBeGreaterThan(0);
+      const msft = await get('/v1/statements/all?ticker=MSFT');
+      expect(msft.body.periods).toEqual([]);
+      expect(msft.body.reason).toMatch(/^not_covered/);
+      expect(msft.body.coverage).toMatchObject({ factsHeld: 0, note: expect.stringMatching(/does not establish/) });
+    });
+  });
+
   it('normalizes statements: FY2024 as filed, Q4 derived and flagged, a missing line says why', async () => {
     const annual = await get('/v1/statements/all?ticker=AAPL&period=annual&limit=3');
     const fy2024 = annual.body.periods.find((p: { fiscalYear: number }) => p.fiscalYear === 2024);
