@@ -19,11 +19,14 @@ const itemEventTypes: Record<string, string> = { '4.01': 'auditor_change', '4.02
 const mergerForms = new Set(['S-4', 'S-4/A', 'F-4', 'F-4/A', 'DEFM14A', 'PREM14A', 'DEFM14C', '425', 'SC TO-T', 'SC TO-T/A', 'SC 14D9', 'SC 14D9/A']);
 const offeringForms = new Set(['S-1', 'S-1/A', 'F-1', 'F-1/A', '424B4']);
 
+/** Forms whose `items` are 8-K item numbers. An ABS-15G's items are Rule 15Ga-1's, not 8-K's. */
+export const eightKForms = /^8-K(12[BG]3?)?(\/A)?$/;
+
 /** The events the index alone tells of a filing: its 8-K items, merger and offering forms. */
 export function indexEvents(filing: { accessionNumber: string; cik: string; form: string; filedAt: string; reportDate?: string | null; items?: string[] }): EventFields[] {
   const base = { accessionNumber: filing.accessionNumber, cik: filing.cik, eventDate: filing.reportDate ?? null, filedAt: filing.filedAt, confidence: null };
   const events: EventFields[] = [];
-  for (const item of filing.items ?? []) {
+  for (const item of eightKForms.test(filing.form) ? (filing.items ?? []) : []) {
     const type = itemEventTypes[item] ?? (item === '1.01' || item === '2.01' ? 'ma_signal' : null);
     if (type) events.push({ ...base, item, type, data: { form: filing.form, items: filing.items ?? [] } });
   }

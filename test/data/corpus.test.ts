@@ -129,6 +129,21 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
     }, 300_000);
   });
 
+  describe('forms and events are what the filings say', () => {
+    it('an ABS-15G\'s Rule 15Ga-1 items are not 8-K items: Fannie Mae\'s M&A signals are 8-K or merger filings only', async () => {
+      const forms = new Set<string>();
+      let cursor: string | null = null;
+      do {
+        const page = await get(`/v1/events/ma?cik=310522&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        expect(page.status).toBe(200);
+        for (const event of page.body.data) forms.add(event.form);
+        cursor = page.body.nextCursor;
+      } while (cursor);
+      expect([...forms].filter((form) => !/^8-K|^S-4|^F-4|^DEFM|^PREM|^425$|^SC T|^SC 14D/.test(form))).toEqual([]);
+      expect(forms.has('ABS-15G')).toBe(false);
+    });
+  });
+
   describe('statements are honest about precision, derivations and emptiness', () => {
     const fy = (body: { periods: { fiscalYear: number; fiscalPeriod: string; income: { key: string }[] }[] }, year: number, period: string) => body.periods.find((p) => p.fiscalYear === year && p.fiscalPeriod === period)!;
     const lineOf = (lines: { key: string }[], key: string) => lines.find((l) => l.key === key) as Record<string, any>;
