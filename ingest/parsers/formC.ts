@@ -77,6 +77,8 @@ export interface FormCData {
   offeringJurisdictions: string[];
   issuerSignature: { issuer: string | null; signature: string | null; title: string | null } | null;
   signatures: { signature: string | null; title: string | null; date: string | null }[];
+  /** the latest date a signer put on the notice; not its filing date */
+  signatureDate: string | null;
 }
 
 const formTypes = /^C(\/A|-U|-U\/A|-AR|-AR\/A|-TR|-W)?$/;
@@ -173,6 +175,7 @@ export function parseFormC(source: string, name: string): ParsedForm<FormCData> 
     offeringJurisdictions: texts(annual, 'issueJurisdictionSecuritiesOffering'),
     issuerSignature: issuerSignature ? { issuer: text(issuerSignature, 'issuer'), signature: text(issuerSignature, 'issuerSignature'), title: text(issuerSignature, 'issuerTitle') } : null,
     signatures,
+    signatureDate: latestDate(signatures.map((s) => s.date)),
   };
 
   const parties: PartyRef[] = [{ cik: filerCik, name: issuer.name, role: 'issuer' }, ...data.coIssuers.map((c): PartyRef => ({ ...c, role: 'issuer' }))];
@@ -183,7 +186,8 @@ export function parseFormC(source: string, name: string): ParsedForm<FormCData> 
     family: 'C',
     formType,
     accessionNumber: container?.accessionNumber ?? null,
-    filedAt: container?.filedAt ?? latestDate(signatures.map((s) => s.date)),
+    // The notice itself states no filing date: only its submission's header (or the index) does.
+    filedAt: container?.filedAt ?? null,
     periodOfReport: container?.periodOfReport ?? data.period,
     parties,
     isSample: isSecSample(name),

@@ -101,6 +101,8 @@ export interface FormDData {
   useOfProceedsClarification: string | null;
   authorizedRepresentative: boolean | null;
   signatures: FormDSignature[];
+  /** the latest date a signer put on the notice; not its filing date */
+  signatureDate: string | null;
 }
 
 const securityTypeLabels: [element: string, label: string][] = [
@@ -247,6 +249,7 @@ export function parseFormD(source: string, name: string): ParsedForm<FormDData> 
     useOfProceedsClarification: text(offering, 'useOfProceeds', 'clarificationOfResponse'),
     authorizedRepresentative: flag(text(offering, 'signatureBlock', 'authorizedRepresentative')),
     signatures,
+    signatureDate: latestDate(signatures.map((s) => s.date)),
   };
 
   const parties: PartyRef[] = [
@@ -259,8 +262,8 @@ export function parseFormD(source: string, name: string): ParsedForm<FormDData> 
     family: 'D',
     formType,
     accessionNumber: container?.accessionNumber ?? null,
-    // The notice carries no filing date; the signature date is the nearest it states.
-    filedAt: container?.filedAt ?? latestDate(signatures.map((s) => s.date)),
+    // The notice itself states no filing date: only its submission's header (or the index) does.
+    filedAt: container?.filedAt ?? null,
     periodOfReport: container?.periodOfReport ?? null,
     parties,
     isSample: isSecSample(name),

@@ -229,6 +229,9 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
     expect(shepherds).toMatchObject({ formType: 'D/A', cik: '0001544190' });
     const one = await get(`/v1/forms/d/${shepherds.id}`);
     expect(one.body.data).toMatchObject({ totalOfferingAmount: 8000000, totalAmountSold: 5725051, totalRemaining: 2274949, federalExemptions: ['06b'], totalNumberAlreadyInvested: 13 });
+    // the notice is signed 2023-01-31 but states no filing date, and its accession is unknown
+    expect(one.body.filedAt).toBeNull();
+    expect(one.body.data).toMatchObject({ signatureDate: '2023-01-31', filedAtReason: expect.stringMatching(/states no filing date/) });
     expect((await get('/v1/forms/d/0000000000-00-000000')).body.code).toBe('form_not_found');
   });
 

@@ -7,7 +7,7 @@ const corpus = async (name: string) => parseFormC(await corpusFile(`forms/formc/
 describe('Form C fixture', () => {
   it('reads an amendment with a co-issuer, the intermediary and partial financials', async () => {
     const form = parseFormC(await fixture('forms/formC-amendment.xml'), 'formC-amendment.xml');
-    expect(form).toMatchObject({ family: 'C', formType: 'C/A', accessionNumber: null, filedAt: '2024-05-21' });
+    expect(form).toMatchObject({ family: 'C', formType: 'C/A', accessionNumber: null, filedAt: null, data: { signatureDate: '2024-05-21' } }); // a notice states no filing date
     expect(form.data.natureOfAmendment).toBe('Extends the offering deadline');
     expect(form.data.offering).toMatchObject({ securityType: 'Debt', price: 1, targetAmount: 25000, maximumAmount: 250000, oversubscriptionAccepted: false, deadline: '2024-09-30', numberOfSecurities: null });
     expect(form.data.financials?.mostRecentFiscalYear).toMatchObject({ totalAssets: 310250.55, revenues: 801234.1, netIncome: -12045.3, cashAndEquivalents: null });
@@ -39,7 +39,8 @@ describe.runIf(hasCorpus)('Form C corpus', () => {
       priorFiscalYear: { totalAssets: 33761682, cashAndEquivalents: 17657652, accountsReceivable: 614200, shortTermDebt: 5986929, longTermDebt: 2784508, revenues: 10379706, costOfGoodsSold: 15633173, taxesPaid: 0, netIncome: -17917247 },
     });
     expect(form.data.signatures).toHaveLength(5);
-    expect(form.filedAt).toBe('2024-03-26');
+    expect(form.filedAt).toBeNull();
+    expect(form.data.signatureDate).toBe('2024-03-26');
   });
 
   it('Anesu Restorative Care C: a debt offering', async () => {
@@ -75,7 +76,7 @@ describe.runIf(hasCorpus)('Form C corpus', () => {
 
   it('Neurotez C-TR: only the issuer and signature', async () => {
     const form = await corpus('C-TR_Neurotez-Inc.xml');
-    expect(form).toMatchObject({ formType: 'C-TR', filedAt: '2024-03-28' });
+    expect(form).toMatchObject({ formType: 'C-TR', filedAt: null, data: { signatureDate: '2024-03-28' } });
     expect(form.data.issuer).toMatchObject({ cik: '0001725567', name: 'Neurotez Inc.' });
     expect(form.data.financials).toBeNull();
     expect(form.data.offering).toBeNull();

@@ -14,7 +14,7 @@ describe('Form D fixture', () => {
 
   it('reads the amendment, investors, fees and the issuer as filed', async () => {
     const form = parseFormD(await fixture('forms/formD-indefinite.xml'), 'formD-indefinite.xml');
-    expect(form).toMatchObject({ family: 'D', formType: 'D/A', accessionNumber: null, filedAt: '2024-05-02', isSample: false });
+    expect(form).toMatchObject({ family: 'D', formType: 'D/A', accessionNumber: null, filedAt: null, isSample: false, data: { signatureDate: '2024-05-02' } }); // a notice states no filing date
     expect(form.data).toMatchObject({
       isAmendment: true,
       previousAccessionNumber: '0009990001-24-000001',
@@ -58,7 +58,8 @@ describe.runIf(hasCorpus)('Form D corpus', () => {
     const name = 'D_CIK0001544190_Shepherds-Finance.xml';
     const form = parseFormD(await corpusFile(`forms/formd/${name}`), name);
     expect(form.formType).toBe('D/A');
-    expect(form.filedAt).toBe('2023-01-31');
+    expect(form.filedAt).toBeNull();
+    expect(form.data.signatureDate).toBe('2023-01-31');
     expect(form.data.issuer).toMatchObject({ cik: '0001544190', name: "Shepherd's Finance, LLC", jurisdictionOfIncorporation: 'DELAWARE', incorporationAge: 'Over Five Years Ago', previousNames: ['84 RE Partners, LLC'], phone: '(302) 752-2688' });
     expect(form.data).toMatchObject({
       totalOfferingAmount: 8000000,
