@@ -1,7 +1,9 @@
 // prisma/migrations must build exactly the schema prisma/schema.prisma describes.
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openAdapter } from '../prisma/adapter.ts';
-import { createMigration } from '../prisma/migrate.ts';
+import { createMigration, migrationsDir } from '../prisma/migrate.ts';
 
 describe('migrations', () => {
   it('agree with prisma/schema.prisma (no migration left to create)', async () => {
@@ -11,5 +13,16 @@ describe('migrations', () => {
     } finally {
       await shadow.close();
     }
+  });
+
+  it('have no semicolon in a comment (the engine splits statements on it against PostgreSQL, comments or not)', async () => {
+    const offending: string[] = [];
+    for (const dir of (await readdir(migrationsDir, { withFileTypes: true })).filter((d) => d.isDirectory())) {
+      const sql = await readFile(path.join(migrationsDir, dir.name, 'migration.sql'), 'utf8');
+      sql.split('\n').forEach((line, i) => {
+        if (/--.*;/.test(line)) offending.push(`${dir.name}/migration.sql:${i + 1}`);
+      });
+    }
+    expect(offending).toEqual([]);
   });
 });
