@@ -3,6 +3,7 @@ import { requireDataAccess } from '../resolvers/access.ts';
 import { assertAccess } from '../resolvers/access.ts';
 import { citationKey, documentCitations } from '../resolvers/citations.ts';
 import { builder } from './builder.ts';
+import { cikOf, tickerOf } from '../resolvers/entities.ts';
 import { companyFilter, maxPageSize } from './edgar.ts';
 
 builder.prismaObject('FormRecord', {
@@ -136,8 +137,9 @@ builder.subscriptionFields((t) => ({
     args: { form: t.arg.string(), cik: t.arg.string(), ticker: t.arg.string() },
     subscribe: async function* (_root, args, ctx) {
       assertAccess(ctx.principal, 'authenticated');
-      const cik = args.cik?.padStart(10, '0');
-      const ticker = args.ticker?.toUpperCase();
+      // the same forms of a CIK and a class ticker as every other read (CIK0000320193, BRK.B)
+      const cik = args.cik ? (cikOf(args.cik) ?? args.cik) : undefined;
+      const ticker = args.ticker ? (tickerOf(args.ticker) ?? args.ticker.toUpperCase()) : undefined;
       const abort = new AbortController();
       try {
         for await (const event of ctx.bus.subscribe(abort.signal)) {

@@ -17,7 +17,17 @@ export interface FormRecordFields {
   data: unknown;
 }
 
+/**
+ * A document and the submission that contains it are one filing: a primary document read on its
+ * own (no accession) is not stored beside the full submission of the same form, filer and period,
+ * and a submission read after its document replaces it.
+ */
 export async function saveFormRecord(tx: Tx, fields: FormRecordFields, sourceKey: string): Promise<void> {
+  const sameFiling = { family: fields.family, formType: fields.formType, cik: fields.cik, periodOfReport: day(fields.periodOfReport ?? null) };
+  if (fields.cik && sameFiling.periodOfReport) {
+    if (!fields.accessionNumber && (await tx.formRecord.count({ where: { ...sameFiling, accessionNumber: { not: null } } }))) return;
+    if (fields.accessionNumber) await tx.formRecord.deleteMany({ where: { ...sameFiling, accessionNumber: null } });
+  }
   const id = fields.accessionNumber ?? `doc_${digest(sourceKey)}`;
   const filedAt = day(fields.filedAt);
   const periodOfReport = day(fields.periodOfReport ?? null);

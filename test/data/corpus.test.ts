@@ -130,6 +130,12 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
   });
 
   describe('forms and events are what the filings say', () => {
+    it('a 13F document and the submission that contains it are one filing: MetLife counts once', async () => {
+      const answer = await call(t, 'POST', '/graphql', { key, body: { query: '{ forms(family: "13F", cik: "1099219", first: 10) { nodes { id accessionNumber formType } } }' } });
+      expect(answer.body.errors).toBeUndefined();
+      expect(answer.body.data.forms.nodes).toEqual([expect.objectContaining({ accessionNumber: '0001140361-23-013281' })]);
+    });
+
     it('an ABS-15G\'s Rule 15Ga-1 items are not 8-K items: Fannie Mae\'s M&A signals are 8-K or merger filings only', async () => {
       const forms = new Set<string>();
       let cursor: string | null = null;
