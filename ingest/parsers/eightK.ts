@@ -36,7 +36,8 @@ export interface VoteProposal {
   /** say-on-frequency votes, which have no for/against: one, two and three years, and the frequency the holders chose */
   frequency?: { oneYear: number | null; twoYears: number | null; threeYears: number | null; selected: 1 | 2 | 3 | null };
   /** as the filing states it; null when it does not say */
-  outcome: 'approved' | 'not_approved' | 'elected' | 'not_elected' | null;
+  /** a say-on-frequency proposal's outcome is the frequency chosen */
+  outcome: 'approved' | 'not_approved' | 'elected' | 'not_elected' | 'one_year' | 'two_years' | 'three_years' | null;
 }
 
 export type EightKEvent =

@@ -55,7 +55,7 @@ function proposalTypeOf(text: string, hasNominees: boolean): VoteProposal['propo
 }
 
 function outcomeOf(text: string, type: VoteProposal['proposalType']): VoteProposal['outcome'] {
-  if (type === 'say_on_frequency') return null;
+  if (type === 'say_on_frequency') return ([null, 'one_year', 'two_years', 'three_years'] as const)[selectedFrequency(text) ?? 0];
   if (type === 'director_election') {
     if (/\bnot (?:be(?:en)? )?(?:re-?)?elected\b|failed to (?:be elected|receive)/i.test(text)) return 'not_elected';
     return /\b(?:re-?)?elected\b/i.test(text) ? 'elected' : null;

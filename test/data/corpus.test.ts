@@ -130,6 +130,12 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
   });
 
   describe('forms and events are what the filings say', () => {
+    it('a say-on-frequency vote keeps its own counts and its outcome', async () => {
+      const answer = await get('/v1/events/voting-results?cik=1084869');
+      const proposal = answer.body.data.flatMap((e: { data: { proposals: { number: number }[] } }) => e.data.proposals).find((p: { number: number }) => p.number === 4);
+      expect(proposal).toMatchObject({ proposalType: 'say_on_frequency', outcome: 'three_years', abstain: 165134, frequency: { oneYear: 13768995, twoYears: 38167, threeYears: 275268419, selected: 3 } });
+    });
+
     it('a 13F document and the submission that contains it are one filing: MetLife counts once', async () => {
       const answer = await call(t, 'POST', '/graphql', { key, body: { query: '{ forms(family: "13F", cik: "1099219", first: 10) { nodes { id accessionNumber formType } } }' } });
       expect(answer.body.errors).toBeUndefined();
