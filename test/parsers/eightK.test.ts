@@ -183,7 +183,7 @@ describe.runIf(hasCorpus)('8-K corpus', () => {
       proposalType: 'say_on_frequency',
       frequency: { oneYear: 13768995, twoYears: 38167, threeYears: 275268419, selected: 3 },
       abstain: 165134,
-      outcome: null,
+      outcome: 'three_years', // the frequency the stockholders chose
     });
     expect(byNumber(5)).toMatchObject({ proposalType: 'equity_plan', for: 286524932, against: 2684422, abstain: 31361, brokerNonVotes: 3936780, outcome: 'approved' });
   });
