@@ -97,34 +97,54 @@ export function maximumOnCover(cover: string): number | null {
 
 const roleHeading = /^(?:Sole |Lead |Joint |Co-?)*(?:Lead |Book-?Running |Placement |Sales |Dealer-?)?(?:Managers?|Placement Agents?|Agents?|Underwriters?|Representatives? of the Underwriters)$/i;
 
-/** Underwriters, placement and sales agents: the names under the cover's role headings, else the agent of an at-the-market agreement. */
-export function distributors(cover: string): string[] {
-  const lines = cover.split('\n');
-  const names: string[] = [];
-  let collecting = false;
-  for (const raw of lines) {
+export interface Distributors {
+  /** underwriters, book-running managers and their representatives: they buy the securities */
+  underwriters: string[];
+  /** placement agents: best efforts, they buy nothing */
+  placementAgents: string[];
+  /** sales agents of an at-the-market program */
+  salesAgents: string[];
+}
+
+type DistributorRole = keyof Distributors;
+
+function roleOf(heading: string): DistributorRole {
+  if (/placement agents?$/i.test(heading)) return 'placementAgents';
+  if (/sales agents?$|^agents?$/i.test(heading)) return 'salesAgents';
+  return 'underwriters';
+}
+
+/**
+ * The firms under the cover's role headings, each in the role its heading gives (a "Sole Placement
+ * Agent" is no underwriter), else the agent of an at-the-market agreement, a sales agent.
+ */
+export function distributors(cover: string): Distributors {
+  const found: Distributors = { underwriters: [], placementAgents: [], salesAgents: [] };
+  let role: DistributorRole | null = null;
+  for (const raw of cover.split('\n')) {
     const line = raw.trim();
     if (!line) continue;
     if (roleHeading.test(line)) {
-      collecting = true;
+      role = roleOf(line);
       continue;
     }
-    if (!collecting) continue;
+    if (!role) continue;
     if (line.length > 120 || /^(The date|Prospectus|Subject to)/i.test(line)) {
-      collecting = false;
+      role = null;
       continue;
     }
     for (const cell of line.split(/\s{2,}/)) {
       // "A Stifel Company", "a division of Arcadia Securities, LLC" qualify the name above them
       if (/^(?:a|an)\s/i.test(cell) || /^\(/.test(cell) || !/^[A-Z]/.test(cell)) continue;
-      if (!names.includes(cell)) names.push(cell);
+      if (!found[role].includes(cell)) found[role].push(cell);
     }
   }
-  if (names.length) return names;
+  if (found.underwriters.length || found.placementAgents.length || found.salesAgents.length) return found;
   const agent = cover.match(
     /(?:sales agreement|distribution agreement|equity distribution agreement|at[- ]the[- ]market[^,.]{0,40}agreement)[^.]{0,80}?\bwith\s+((?:[A-Z][\w&.'’-]*\s)*[A-Z][\w&.'’-]*(?:,?\s(?:LLC|L\.L\.C\.|Inc\.|L\.P\.|LLP|Corp\.|Ltd\.|Co\.))?)/i,
   );
-  return agent ? [agent[1]!.replace(/[.,]$/, '')] : [];
+  if (agent) found.salesAgents.push(agent[1]!.replace(/[.,]$/, ''));
+  return found;
 }
 
 // a checked box as filings print it: ☒, ☑, þ, x, [X]

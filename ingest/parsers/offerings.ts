@@ -42,8 +42,12 @@ export interface OfferingDocument {
   maximumAggregateOfferingSource: 'cover' | 'fee_table' | null;
   exchange: string | null;
   ticker: string | null;
-  /** underwriters, placement agents and sales agents named on the cover */
+  /** underwriters named on the cover (they buy the securities) */
   underwriters: string[];
+  /** placement agents named on the cover (best efforts; not underwriters) */
+  placementAgents: string[];
+  /** sales agents of an at-the-market program */
+  salesAgents: string[];
   /** a red herring ("subject to completion") or a registration statement not yet effective */
   isPreliminary: boolean;
   /** registered for delayed or continuous offering (Rule 415 box checked), or a supplement to a base prospectus */
@@ -85,7 +89,7 @@ export function parseOffering(input: { text: string; name: string }): OfferingDo
     maximumAggregateOfferingSource: fromCover !== null ? 'cover' : fromFees !== null ? 'fee_table' : null,
     exchange,
     ticker,
-    underwriters: distributors(cover),
+    ...distributors(cover),
     isPreliminary,
     isShelf,
     ...classification,

@@ -130,6 +130,12 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
   });
 
   describe('forms and events are what the filings say', () => {
+    it('a placement agent is not shown as an underwriter: Traws\'s 424B4 in /v1/events/ipo', async () => {
+      const answer = await get('/v1/events/ipo?limit=100');
+      const traws = answer.body.data.find((e: { accessionNumber: string }) => e.accessionNumber === '0001104659-24-132924');
+      expect(traws.data).toMatchObject({ underwriters: [], placementAgents: ['Tungsten Advisors'] });
+    });
+
     it('a say-on-frequency vote keeps its own counts and its outcome', async () => {
       const answer = await get('/v1/events/voting-results?cik=1084869');
       const proposal = answer.body.data.flatMap((e: { data: { proposals: { number: number }[] } }) => e.data.proposals).find((p: { number: number }) => p.number === 4);

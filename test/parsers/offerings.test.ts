@@ -71,7 +71,8 @@ describe.runIf(hasCorpus)('offering corpus', () => {
       grossProceeds: 3103629.29,
       exchange: 'Nasdaq Capital Market',
       ticker: 'TRAW',
-      underwriters: ['Tungsten Advisors'],
+      underwriters: [], // the prospectus calls Tungsten the exclusive placement agent
+      placementAgents: ['Tungsten Advisors'],
       isPreliminary: false,
       isShelf: true,
       offeringType: 'follow_on',
@@ -88,7 +89,8 @@ describe.runIf(hasCorpus)('offering corpus', () => {
       maximumAggregateOffering: 3000000,
       maximumAggregateOfferingSource: 'cover',
       ticker: 'ALZN',
-      underwriters: ['Ascendiant Capital Markets, LLC'],
+      underwriters: [],
+      salesAgents: ['Ascendiant Capital Markets, LLC'],
       offeringType: 'atm',
       confidence: 'high',
     });
@@ -104,7 +106,8 @@ describe.runIf(hasCorpus)('offering corpus', () => {
       pricePerShare: 3.61,
       grossProceeds: 7000040.63,
       ticker: 'IMNN',
-      underwriters: ['Maxim Group LLC', 'Brookline Capital Markets'],
+      underwriters: [],
+      placementAgents: ['Maxim Group LLC', 'Brookline Capital Markets'],
       offeringType: 'follow_on',
     });
     expect(offering.securitiesOffered).toBe(
