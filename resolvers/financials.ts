@@ -1,13 +1,13 @@
 // Facts, statements and segments of one company, from the stored facts: the database query
 // here, the computation in statements.ts, segments.ts and concepts.ts (pure functions).
-import type { PrismaClient } from '../prisma/db.ts';
+import type { Db, PrismaClient } from '../prisma/db.ts';
 import type { Fact, Prisma } from '../prisma/generated/client/client.ts';
 import type { FactRecord } from '../ingest/parsers/companyFacts.ts';
 import { lineItems, resolveTag } from './concepts.ts';
 import { ApiError } from '../server/errors.ts';
 import { isoDay } from './citations.ts';
 import { buildSegments } from './segments.ts';
-import { buildStatements } from './statements.ts';
+import { buildStatements, type StatementBundle, type StatementPeriod } from './statements.ts';
 
 export function toFactRecord(f: Fact): FactRecord {
   return {
@@ -119,16 +119,48 @@ export function factsOffset(cursor: string | null | undefined): number {
   return Number(match[1]);
 }
 
+/**
+ * The version of the statement rules (resolvers/statements.ts, concepts.ts, decimal.ts): bump it
+ * when what they build changes, and stored periods built by an older version are rebuilt on the
+ * next read.
+ */
+export const statementRulesVersion = 1;
+
+/**
+ * Builds a company's statements (annual and quarterly, every period) from its facts and stores
+ * them, replacing what was stored: called in the ingest transaction that changes its facts, and on
+ * a read that finds none or finds them built by older rules.
+ */
+export async function materializeStatements(db: Db, cik: string) {
+  const rows = await db.fact.findMany({ where: { cik, hasDimensions: false, tag: { in: statementTags } } });
+  const facts = rows.map(toFactRecord);
+  const bases = (['annual', 'quarterly'] as const).map((basis) => buildStatements(facts, { period: basis, limit: Number.MAX_SAFE_INTEGER }));
+  await db.statementPeriod.deleteMany({ where: { cik } });
+  const periods = bases.flatMap((bundle) =>
+    bundle.periods.map((p) => ({ cik, basis: bundle.period, periodEnd: new Date(p.periodEnd), fiscalYear: p.fiscalYear, fiscalPeriod: p.fiscalPeriod, body: p as unknown as Prisma.InputJsonValue })),
+  );
+  if (periods.length) await db.statementPeriod.createMany({ data: periods, skipDuplicates: true });
+  const profile = { taxonomy: bases[0]!.taxonomy, currency: bases[0]!.currency, version: statementRulesVersion, builtAt: new Date() };
+  await db.statementProfile.upsert({ where: { cik }, create: { cik, ...profile }, update: profile });
+  return { profile, statementFacts: rows.length };
+}
+
+/** A company's statements: stored periods read, newest first, as many as asked. */
 export async function companyStatements(prisma: PrismaClient, cik: string, period: 'annual' | 'quarterly', limit: number) {
-  const [rows, coverage] = await Promise.all([prisma.fact.findMany({ where: { cik, hasDimensions: false, tag: { in: statementTags } } }), coverageOf(prisma, cik)]);
-  const bundle = buildStatements(rows.map(toFactRecord), { period, limit });
-  return { ...bundle, coverage, emptyReason: bundle.periods.length ? null : await whyNoPeriods(prisma, cik, period, coverage.facts, rows.length) };
+  let profile = await prisma.statementProfile.findUnique({ where: { cik } });
+  if (!profile || profile.version !== statementRulesVersion) profile = { cik, ...(await prisma.$transaction((tx) => materializeStatements(tx, cik), { timeout: 120_000 })).profile };
+  const [rows, coverage] = await Promise.all([
+    prisma.statementPeriod.findMany({ where: { cik, basis: period }, orderBy: { periodEnd: 'desc' }, take: limit, select: { body: true } }),
+    coverageOf(prisma, cik),
+  ]);
+  const bundle: StatementBundle = { period, taxonomy: profile.taxonomy as StatementBundle['taxonomy'], currency: profile.currency, periods: rows.map((r) => r.body as unknown as StatementPeriod) };
+  return { ...bundle, coverage, emptyReason: bundle.periods.length ? null : await whyNoPeriods(prisma, cik, period, coverage.facts) };
 }
 
 /** Why a statement bundle has no periods: said, never left to be read as "nothing was reported". */
-async function whyNoPeriods(prisma: PrismaClient, cik: string, period: 'annual' | 'quarterly', factsHeld: number, statementFacts: number): Promise<string> {
+async function whyNoPeriods(prisma: PrismaClient, cik: string, period: 'annual' | 'quarterly', factsHeld: number): Promise<string> {
   if (factsHeld === 0) return 'not_covered: the service holds no XBRL facts of this company, so its statements cannot be built.';
-  if (statementFacts === 0) return 'not_reported: the company reports none of the statement tags in the facts held.';
+  if (!(await prisma.fact.count({ where: { cik, hasDimensions: false, tag: { in: statementTags } } }))) return 'not_reported: the company reports none of the statement tags in the facts held.';
   if (period === 'quarterly') {
     const quarterlyForms = await prisma.fact.count({ where: { cik, form: { in: ['10-Q', '10-Q/A', '6-K'] } } });
     if (quarterlyForms === 0) {

@@ -3,6 +3,7 @@
 import type { ConceptRecord, FactRecord } from '../parsers/companyFacts.ts';
 import type { Tx } from '../handlers.ts';
 import { chunks, day, digest } from './common.ts';
+import { materializeStatements } from '../../resolvers/financials.ts';
 import { ensureEntities } from './entities.ts';
 
 export function factKey(f: FactRecord): string {
@@ -16,7 +17,10 @@ export async function loadFacts(tx: Tx, facts: FactRecord[], concepts: ConceptRe
   let written = 0;
   for (const batch of chunks(concepts, 2000)) written += (await tx.concept.createMany({ data: batch, skipDuplicates: true })).count;
   for (const batch of chunks(facts, 5000)) written += await insertFacts(tx, batch, source);
-  if (written) await summariseConcepts(tx, ciks);
+  if (written) {
+    await summariseConcepts(tx, ciks);
+    for (const cik of ciks) await materializeStatements(tx, cik);
+  }
   return written;
 }
 

@@ -1,6 +1,7 @@
-// Tag resolution and coverage read the concept summaries the ingest keeps (CompanyConcept), not
-// the company's facts: a later filing that adds facts is reflected at once, through the same
-// ingest transaction, and a facts request never scans the company's facts to resolve its tag.
+// What the ingest computes so that requests only read rows: concept summaries (tag resolution
+// and coverage) and the statements, per company and period. A later filing that adds or restates
+// facts is reflected at once, through the same ingest transaction, and requests never scan the
+// company's facts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
 import { fixture } from '../corpus.ts';
@@ -57,5 +58,25 @@ describe('concept summaries', () => {
     const overFacts = sent.filter((sql) => /FROM "public"\."Fact"/.test(sql));
     expect(overFacts.filter((sql) => /GROUP BY|COUNT\(/i.test(sql))).toEqual([]);
     expect(overFacts).toHaveLength(1); // the series itself
+  });
+
+  it('statements are read from the periods the ingest stored, and a restating filing rebuilds them', async () => {
+    const revenue2023 = async () => {
+      const answer = await call(t, 'GET', '/v1/statements/all?cik=1&limit=10', { key });
+      expect(answer.status).toBe(200);
+      const fy = answer.body.periods.find((p: { fiscalYear: number; fiscalPeriod: string }) => p.fiscalYear === 2023 && p.fiscalPeriod === 'FY');
+      return fy.income.find((l: { key: string }) => l.key === 'revenue');
+    };
+    expect((await revenue2023()).value).toBe('8000000000000000');
+    sent = [];
+    await revenue2023();
+    expect(sent.filter((sql) => /FROM "public"\."Fact"/.test(sql))).toEqual([]); // no fact is loaded to answer
+
+    const file = JSON.parse(await withOperatingIncome());
+    file.facts['us-gaap'].Revenues.units.USD.push({ start: '2022-10-02', end: '2023-09-30', val: 7400000000000000, accn: '0000000001-25-000009', fy: 2025, fp: 'FY', form: '10-K', filed: '2025-11-03' });
+    await runIngest(t.service.services, fixtureSource({ 'companyfacts/CIK0000000001.json': { text: JSON.stringify(file) } }));
+    const restated = await revenue2023();
+    expect(restated.value).toBe('7400000000000000');
+    expect(restated.restatedFrom).toMatchObject({ value: '8000000000000000' });
   });
 });

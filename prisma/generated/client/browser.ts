@@ -98,6 +98,19 @@ export type Concept = Prisma.ConceptModel
  */
 export type CompanyConcept = Prisma.CompanyConceptModel
 /**
+ * Model StatementPeriod
+ * Normalized statements as last built from a company's facts (resolvers/statements.ts): one row
+ * per company, basis (annual or quarterly) and period, holding the period's lines with their
+ * values, derivations and citations. Rebuilt in the transaction that changes the company's facts.
+ */
+export type StatementPeriod = Prisma.StatementPeriodModel
+/**
+ * Model StatementProfile
+ * What a company's statement periods were built with: its taxonomy and currency, and the
+ * version of the derivation rules (a newer version rebuilds them on the next read).
+ */
+export type StatementProfile = Prisma.StatementProfileModel
+/**
  * Model Fact
  * One reported XBRL value, point in time: the same period re-reported by a later filing is
  * another row with its own accession and filing date.

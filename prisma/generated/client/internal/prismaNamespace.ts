@@ -412,6 +412,8 @@ export const ModelName = {
   Section: 'Section',
   Concept: 'Concept',
   CompanyConcept: 'CompanyConcept',
+  StatementPeriod: 'StatementPeriod',
+  StatementProfile: 'StatementProfile',
   Fact: 'Fact',
   FormRecord: 'FormRecord',
   FilingEvent: 'FilingEvent',
@@ -432,7 +434,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun"
+    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "statementPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1546,6 +1548,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    StatementPeriod: {
+      payload: Prisma.$StatementPeriodPayload<ExtArgs>
+      fields: Prisma.StatementPeriodFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StatementPeriodFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementPeriodPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StatementPeriodFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementPeriodPayload>
+        }
+        findFirst: {
+          args: Prisma.StatementPeriodFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementPeriodPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StatementPeriodFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementPeriodPayload>
+        }
+        findMany: {
+          args: Prisma.StatementPeriodFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementPeriodPayload>[]
+        }
+        create: {
+          args: Prisma.StatementPeriodCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementPeriodPayload>
+        }
+        createMany: {
+          args: Prisma.StatementPeriodCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StatementPeriodCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementPeriodPayload>[]
+        }
+        delete: {
+          args: Prisma.StatementPeriodDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementPeriodPayload>
+        }
+        update: {
+          args: Prisma.StatementPeriodUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementPeriodPayload>
+        }
+        deleteMany: {
+          args: Prisma.StatementPeriodDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StatementPeriodUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StatementPeriodUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementPeriodPayload>[]
+        }
+        upsert: {
+          args: Prisma.StatementPeriodUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementPeriodPayload>
+        }
+        aggregate: {
+          args: Prisma.StatementPeriodAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStatementPeriod>
+        }
+        groupBy: {
+          args: Prisma.StatementPeriodGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StatementPeriodGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StatementPeriodCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StatementPeriodCountAggregateOutputType> | number
+        }
+      }
+    }
+    StatementProfile: {
+      payload: Prisma.$StatementProfilePayload<ExtArgs>
+      fields: Prisma.StatementProfileFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StatementProfileFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementProfilePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StatementProfileFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementProfilePayload>
+        }
+        findFirst: {
+          args: Prisma.StatementProfileFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementProfilePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StatementProfileFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementProfilePayload>
+        }
+        findMany: {
+          args: Prisma.StatementProfileFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementProfilePayload>[]
+        }
+        create: {
+          args: Prisma.StatementProfileCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementProfilePayload>
+        }
+        createMany: {
+          args: Prisma.StatementProfileCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StatementProfileCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementProfilePayload>[]
+        }
+        delete: {
+          args: Prisma.StatementProfileDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementProfilePayload>
+        }
+        update: {
+          args: Prisma.StatementProfileUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementProfilePayload>
+        }
+        deleteMany: {
+          args: Prisma.StatementProfileDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StatementProfileUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StatementProfileUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementProfilePayload>[]
+        }
+        upsert: {
+          args: Prisma.StatementProfileUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StatementProfilePayload>
+        }
+        aggregate: {
+          args: Prisma.StatementProfileAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStatementProfile>
+        }
+        groupBy: {
+          args: Prisma.StatementProfileGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StatementProfileGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StatementProfileCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StatementProfileCountAggregateOutputType> | number
+        }
+      }
+    }
     Fact: {
       payload: Prisma.$FactPayload<ExtArgs>
       fields: Prisma.FactFieldRefs
@@ -2151,6 +2301,29 @@ export const CompanyConceptScalarFieldEnum = {
 export type CompanyConceptScalarFieldEnum = (typeof CompanyConceptScalarFieldEnum)[keyof typeof CompanyConceptScalarFieldEnum]
 
 
+export const StatementPeriodScalarFieldEnum = {
+  cik: 'cik',
+  basis: 'basis',
+  periodEnd: 'periodEnd',
+  fiscalYear: 'fiscalYear',
+  fiscalPeriod: 'fiscalPeriod',
+  body: 'body'
+} as const
+
+export type StatementPeriodScalarFieldEnum = (typeof StatementPeriodScalarFieldEnum)[keyof typeof StatementPeriodScalarFieldEnum]
+
+
+export const StatementProfileScalarFieldEnum = {
+  cik: 'cik',
+  taxonomy: 'taxonomy',
+  currency: 'currency',
+  version: 'version',
+  builtAt: 'builtAt'
+} as const
+
+export type StatementProfileScalarFieldEnum = (typeof StatementProfileScalarFieldEnum)[keyof typeof StatementProfileScalarFieldEnum]
+
+
 export const FactScalarFieldEnum = {
   id: 'id',
   factKey: 'factKey',
@@ -2579,6 +2752,8 @@ export type GlobalOmitConfig = {
   section?: Prisma.SectionOmit
   concept?: Prisma.ConceptOmit
   companyConcept?: Prisma.CompanyConceptOmit
+  statementPeriod?: Prisma.StatementPeriodOmit
+  statementProfile?: Prisma.StatementProfileOmit
   fact?: Prisma.FactOmit
   formRecord?: Prisma.FormRecordOmit
   filingEvent?: Prisma.FilingEventOmit

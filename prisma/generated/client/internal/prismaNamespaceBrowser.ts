@@ -66,6 +66,8 @@ export const ModelName = {
   Section: 'Section',
   Concept: 'Concept',
   CompanyConcept: 'CompanyConcept',
+  StatementPeriod: 'StatementPeriod',
+  StatementProfile: 'StatementProfile',
   Fact: 'Fact',
   FormRecord: 'FormRecord',
   FilingEvent: 'FilingEvent',
@@ -283,6 +285,29 @@ export const CompanyConceptScalarFieldEnum = {
 } as const
 
 export type CompanyConceptScalarFieldEnum = (typeof CompanyConceptScalarFieldEnum)[keyof typeof CompanyConceptScalarFieldEnum]
+
+
+export const StatementPeriodScalarFieldEnum = {
+  cik: 'cik',
+  basis: 'basis',
+  periodEnd: 'periodEnd',
+  fiscalYear: 'fiscalYear',
+  fiscalPeriod: 'fiscalPeriod',
+  body: 'body'
+} as const
+
+export type StatementPeriodScalarFieldEnum = (typeof StatementPeriodScalarFieldEnum)[keyof typeof StatementPeriodScalarFieldEnum]
+
+
+export const StatementProfileScalarFieldEnum = {
+  cik: 'cik',
+  taxonomy: 'taxonomy',
+  currency: 'currency',
+  version: 'version',
+  builtAt: 'builtAt'
+} as const
+
+export type StatementProfileScalarFieldEnum = (typeof StatementProfileScalarFieldEnum)[keyof typeof StatementProfileScalarFieldEnum]
 
 
 export const FactScalarFieldEnum = {
