@@ -4,6 +4,9 @@ import { defineConfig } from 'vitest/config';
 // Suites under test/redis/ exercise several instances sharing one Redis; they are part of the
 // run whenever REDIS_URL names one (CI's server-mode run), and absent from an embedded run.
 const redisSuites = process.env.REDIS_URL ? [] : ['test/redis/**'];
+// Suites under test/server/ need a database server (several sessions writing at once); they run
+// whenever DATABASE_URL names one.
+const serverSuites = process.env.DATABASE_URL ? [] : ['test/server/**'];
 
 // Node (and so every dependency) loads graphql's CommonJS entry; Vite would give our own code
 // its `module` entry, a second copy of graphql that rejects the first one's schema.
@@ -13,7 +16,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['node_modules/**', ...redisSuites],
+    exclude: ['node_modules/**', ...redisSuites, ...serverSuites],
     globalSetup: ['test/globalSetup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -7,6 +7,7 @@ import { newId } from '../server/ids.ts';
 import type { Logger } from '../server/logger.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import { publishAll } from '../subscriptions/events.ts';
+import { dataChangedNotice } from '../resolvers/dataCache.ts';
 import { classify, documentKindOfForm, loadOrder, namedInPath, type ItemKind } from './classify.ts';
 import { handlers } from './registry.ts';
 import { NotForThisIngest } from './handlers.ts';
@@ -112,7 +113,8 @@ async function ingestItem(deps: { prisma: PrismaClient; bus: EventBus; logger: L
       },
       { timeout: itemTransactionMs, maxWait: itemTransactionMs },
     );
-    await publishAll(bus, loaded.events);
+    // Caches of ingested data on every instance are dropped once the item has committed.
+    await publishAll(bus, loaded.records ? [...loaded.events, dataChangedNotice()] : loaded.events);
     return { status: loaded.warnings?.length ? 'partial' : 'ingested', records: loaded.records };
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 500) : String(error);

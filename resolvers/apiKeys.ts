@@ -36,10 +36,10 @@ export async function verifyApiKey(services: Services, presented: string): Promi
   if (!key.lastUsedAt || Date.now() - key.lastUsedAt.getTime() > lastUsedPrecisionMs) {
     key.lastUsedAt = new Date();
     services.prisma.apiKey
-      .update({ where: { id: key.apiKeyId }, data: { lastUsedAt: key.lastUsedAt } })
-      .catch((error: Error) => services.logger.warn({ err: error.message, apiKeyId: key.apiKeyId }, 'could not record key use'));
+      .update({ where: { id: key.id }, data: { lastUsedAt: key.lastUsedAt } })
+      .catch((error: Error) => services.logger.warn({ err: error.message, apiKeyId: key.id }, 'could not record key use'));
   }
-  return { kind: 'api_key', apiKeyId: key.apiKeyId, orgId: key.orgId };
+  return { kind: 'api_key', apiKeyId: key.id, orgId: key.orgId, key };
 }
 
 /** A live key by its digest, remembered in the request cache; unknown and revoked keys are not. */
@@ -47,29 +47,28 @@ async function loadKey(services: Services, digest: string): Promise<CachedKey | 
   const key = await services.prisma.apiKey.findUnique({ where: { secretHash: digest } });
   if (!key || key.revokedAt) return null;
   if (!timingSafeEqual(Buffer.from(key.secretHash, 'hex'), Buffer.from(digest, 'hex'))) return null;
-  const cached = { apiKeyId: key.id, orgId: key.orgId, lastUsedAt: key.lastUsedAt };
-  services.cache.keys.set(digest, cached);
-  return cached;
+  services.cache.keys.set(digest, key);
+  return key;
 }
 
 /** Writes a key and its `api_key.created` event in the caller's transaction; publish the event after commit. */
-export async function insertApiKey(tx: Prisma.TransactionClient, orgId: string, name: string, createdByUserId: string | null = null) {
+export async function insertApiKey(tx: Prisma.TransactionClient, orgId: string, name: string, createdByUserId: string | null = null, requestId?: string) {
   const { secret, hint, secretHash } = generateApiKey();
   const apiKey = await tx.apiKey.create({ data: { id: newId('key'), orgId, name, hint, secretHash, createdByUserId } });
-  const event = await recordEvent(tx, 'api_key.created', orgId, { apiKeyId: apiKey.id, name, hint });
+  const event = await recordEvent(tx, 'api_key.created', orgId, { apiKeyId: apiKey.id, name, hint }, requestId);
   return { apiKey, secret, event };
 }
 
 /** Creates a key inside an organization (operator CLI and tests; no principal involved). */
-export async function issueApiKey(services: Pick<Services, 'prisma' | 'bus'>, orgId: string, name: string, createdByUserId: string | null = null) {
-  const { apiKey, secret, event } = await services.prisma.$transaction((tx) => insertApiKey(tx, orgId, name, createdByUserId));
+export async function issueApiKey(services: Pick<Services, 'prisma' | 'bus'>, orgId: string, name: string, createdByUserId: string | null = null, requestId?: string) {
+  const { apiKey, secret, event } = await services.prisma.$transaction((tx) => insertApiKey(tx, orgId, name, createdByUserId, requestId));
   await publishAll(services.bus, [event]);
   return { apiKey, secret };
 }
 
 export async function createApiKey(ctx: Context, name: string) {
   const session = requireDashboard(ctx);
-  return issueApiKey(ctx, session.orgId, name, session.userId);
+  return issueApiKey(ctx, session.orgId, name, session.userId, ctx.requestId);
 }
 
 /** Revokes a key of the session's organization; revoking a revoked key changes nothing. */
@@ -80,7 +79,7 @@ export async function revokeApiKey(ctx: Context, keyId: string) {
   if (key.revokedAt) return key;
   const { apiKey, event } = await ctx.prisma.$transaction(async (tx) => {
     const apiKey = await tx.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
-    const event = await recordEvent(tx, 'api_key.revoked', session.orgId, { apiKeyId: key.id, hint: key.hint });
+    const event = await recordEvent(tx, 'api_key.revoked', session.orgId, { apiKeyId: key.id, hint: key.hint }, ctx.requestId);
     return { apiKey, event };
   });
   await publishAll(ctx.bus, [event]);

@@ -1,5 +1,5 @@
 // Where a value came from, in the form every data response carries it.
-import type { PrismaClient } from '../prisma/db.ts';
+import type { DataReader } from './dataCache.ts';
 
 const archives = 'https://www.sec.gov/Archives/edgar/data';
 
@@ -23,14 +23,21 @@ export const citationKey = (cik: string, accessionNumber: string) => `${cik}|${a
 
 /**
  * The citation URLs of many values at once (a DataLoader's batch): each filing's primary
- * document where the index names it, else its index page. One query for any number of values.
+ * document where the index names it, else its index page. One query for the filings the cache
+ * does not hold, none when it holds them all.
  */
-export async function documentCitations(prisma: PrismaClient, keys: readonly string[]): Promise<string[]> {
+export async function documentCitations(reader: DataReader, keys: readonly string[]): Promise<string[]> {
   const accessions = [...new Set(keys.map((key) => key.split('|')[1]!))];
-  const filings = await prisma.filing.findMany({ where: { accessionNumber: { in: accessions } }, select: { accessionNumber: true, primaryDocument: true } });
-  const documents = new Map(filings.map((f) => [f.accessionNumber, f.primaryDocument]));
+  const documents = await reader.cache.data.memoEach(
+    accessions.map((accession) => `document:${accession}`),
+    async (missing) => {
+      const filings = await reader.prisma.filing.findMany({ where: { accessionNumber: { in: missing.map((key) => key.slice('document:'.length)) } }, select: { accessionNumber: true, primaryDocument: true } });
+      return new Map(filings.map((f) => [`document:${f.accessionNumber}`, f.primaryDocument]));
+    },
+    null,
+  );
   return keys.map((key) => {
     const [cik, accessionNumber] = key.split('|') as [string, string];
-    return citationUrl(cik, accessionNumber, documents.get(accessionNumber));
+    return citationUrl(cik, accessionNumber, documents.get(`document:${accessionNumber}`));
   });
 }

@@ -1,11 +1,13 @@
 // What every resolver receives, whichever door (GraphQL, REST, MCP, graphql-ws) the request came in by.
 import type { PrismaClient } from '../prisma/db.ts';
+import type { ApiKey } from '../prisma/generated/client/client.ts';
 import type { Config } from '../server/config.ts';
 import type { Limiter } from '../server/limiter.ts';
 import type { Logger } from '../server/logger.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import type { RequestCache } from './requestCache.ts';
 import type { SessionVerifier } from './sessions.ts';
+import type { RequestLog } from '../server/requestLog.ts';
 
 /** Long-lived parts of one running service. */
 export interface Services {
@@ -16,10 +18,24 @@ export interface Services {
   bus: EventBus;
   sessions: SessionVerifier;
   cache: RequestCache;
+  webhooks: WebhookSettings;
+  /** every request's diagnostics record, written in batches */
+  requestLog: RequestLog;
+}
+
+/** What the webhook routes and worker need besides the database. */
+export interface WebhookSettings {
+  /** the server key that seals signing secrets (subscriptions/webhooks/signing.ts) */
+  key: Buffer;
+  /** IDS_WEBHOOK_ALLOWED_HOSTS: exempt from the address guard, and allowed plain http */
+  allowedHosts: Set<string>;
+  /** IDS_WEBHOOK_RETRY_SCALE: shrinks the retry schedule (tests only; 1 in production) */
+  retryScale: number;
 }
 
 export type Principal =
-  | { kind: 'api_key'; apiKeyId: string; orgId: string }
+  /** `key`: the key's row as authentication read it (requests about the caller need not read it again) */
+  | { kind: 'api_key'; apiKeyId: string; orgId: string; key?: ApiKey }
   | { kind: 'session'; userId: string; email: string; orgId: string | null; expiresAt: Date };
 
 export interface Context extends Services {

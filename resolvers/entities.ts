@@ -5,6 +5,7 @@
 // holding company in company_tickers_exchange.json). Every source is asked; when they disagree
 // the best match says so with a lower confidence, names the others as alternatives with their
 // sources, and reads by ticker cover every CIK the ticker has named.
+import type { DataReader } from './dataCache.ts';
 import type { PrismaClient } from '../prisma/db.ts';
 import { isoDay } from './citations.ts';
 
@@ -128,8 +129,8 @@ async function nameMatches(prisma: PrismaClient, value: string): Promise<Resolut
 }
 
 /** The one CIK a ticker or CIK names for a single-company read (the best match), or null. */
-export async function cikFor(prisma: PrismaClient, options: { ticker?: string | null; cik?: string | null }): Promise<string | null> {
-  const [best] = (await ciksFor(prisma, options)) ?? [];
+export async function cikFor(reader: DataReader, options: { ticker?: string | null; cik?: string | null }): Promise<string | null> {
+  const [best] = (await ciksFor(reader, options)) ?? [];
   return best ?? null;
 }
 
@@ -137,7 +138,11 @@ export async function cikFor(prisma: PrismaClient, options: { ticker?: string | 
  * Every CIK a ticker has named (or the one CIK given), for reads over a period: a ticker that
  * moved between companies covers them all. Null when the identifier names no entity.
  */
-export async function ciksFor(prisma: PrismaClient, options: { ticker?: string | null; cik?: string | null }): Promise<string[] | null> {
+export function ciksFor(reader: DataReader, options: { ticker?: string | null; cik?: string | null }): Promise<string[] | null> {
+  return reader.cache.data.memo(`ciks:${options.cik ?? ''}|${options.ticker ?? ''}`, () => findCiks(reader.prisma, options));
+}
+
+async function findCiks(prisma: PrismaClient, options: { ticker?: string | null; cik?: string | null }): Promise<string[] | null> {
   if (options.cik) {
     const cik = cikOf(options.cik);
     const entity = cik ? await prisma.entity.findUnique({ where: { cik }, select: { cik: true } }) : null;

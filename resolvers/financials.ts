@@ -1,12 +1,13 @@
 // Facts, statements and segments of one company, from the stored facts: the database query
 // here, the computation in statements.ts, segments.ts and concepts.ts (pure functions).
 import type { Db, PrismaClient } from '../prisma/db.ts';
+import type { DataReader } from './dataCache.ts';
 import type { Fact, Prisma } from '../prisma/generated/client/client.ts';
 import type { FactRecord } from '../ingest/parsers/companyFacts.ts';
 import { lineItems, resolveTag } from './concepts.ts';
 import { ApiError } from '../server/errors.ts';
 import { isoDay } from './citations.ts';
-import { buildSegments } from './segments.ts';
+import { buildSegments, segmentRounding, type AxisKind, type SegmentAxis, type SegmentPeriod, type SegmentReport } from './segments.ts';
 import { buildStatements, type StatementBundle, type StatementPeriod } from './statements.ts';
 
 export function toFactRecord(f: Fact): FactRecord {
@@ -33,9 +34,12 @@ export function toFactRecord(f: Fact): FactRecord {
 const statementTags = [...new Set(lineItems.flatMap((item) => item.candidates.map((c) => c.tag)))];
 
 /** The tag an issuer uses for a requested tag or line item, from what it has reported (its concept summaries). */
-export async function resolveCompanyTag(prisma: PrismaClient, cik: string, requested: string) {
-  const used = await prisma.companyConcept.groupBy({ by: ['taxonomy', 'tag'], where: { cik, hasDimensions: false }, _max: { lastFiledAt: true } });
-  return resolveTag(requested, used.map((u) => ({ taxonomy: u.taxonomy, tag: u.tag, lastFiled: isoDay(u._max.lastFiledAt) })));
+export async function resolveCompanyTag(reader: DataReader, cik: string, requested: string) {
+  const used = await reader.cache.data.memo(`concepts:${cik}`, async () => {
+    const rows = await reader.prisma.companyConcept.groupBy({ by: ['taxonomy', 'tag'], where: { cik, hasDimensions: false }, _max: { lastFiledAt: true } });
+    return rows.map((u) => ({ taxonomy: u.taxonomy, tag: u.tag, lastFiled: isoDay(u._max.lastFiledAt) }));
+  });
+  return resolveTag(requested, used);
 }
 
 export interface FactFilters {
@@ -60,8 +64,9 @@ const newestFirst: Prisma.FactOrderByWithRelationInput[] = [{ periodEnd: 'desc' 
  * paged in the database; a stitched series (several tags of one line) takes each period from the
  * first of its tags that reports it, so it is assembled from those tags' facts, then paged.
  */
-export async function factSeries(prisma: PrismaClient, cik: string, filters: FactFilters) {
-  const [resolution, coverage] = await Promise.all([resolveCompanyTag(prisma, cik, filters.tag), coverageOf(prisma, cik)]);
+export async function factSeries(reader: DataReader, cik: string, filters: FactFilters) {
+  const { prisma, cache } = reader;
+  const [resolution, coverage] = await Promise.all([resolveCompanyTag(reader, cik, filters.tag), coverageOf(reader, cik)]);
   const empty = { resolution, facts: [] as Fact[], hasMore: false, label: null as string | null, coverage };
   if (!resolution.tags.length) return empty;
   const where = (tags: { taxonomy: string; tag: string }[]): Prisma.FactWhereInput => ({
@@ -77,7 +82,7 @@ export async function factSeries(prisma: PrismaClient, cik: string, filters: Fac
       : {}),
   });
   const [first] = resolution.tags;
-  const conceptOf = prisma.concept.findUnique({ where: { taxonomy_tag: { taxonomy: first!.taxonomy, tag: first!.tag } } });
+  const label = cache.data.memo(`label:${first!.taxonomy}:${first!.tag}`, async () => (await prisma.concept.findUnique({ where: { taxonomy_tag: { taxonomy: first!.taxonomy, tag: first!.tag } }, select: { label: true } }))?.label ?? null);
   let page: Fact[];
   if (resolution.tags.length === 1) {
     page = await prisma.fact.findMany({ where: where(resolution.tags), orderBy: newestFirst, skip: filters.offset, take: filters.limit + 1 });
@@ -85,7 +90,7 @@ export async function factSeries(prisma: PrismaClient, cik: string, filters: Fac
     const all = await prisma.fact.findMany({ where: where(resolution.tags), orderBy: newestFirst });
     page = stitchByPeriod(all, resolution.tags).slice(filters.offset, filters.offset + filters.limit + 1);
   }
-  return { resolution, facts: page.slice(0, filters.limit), hasMore: page.length > filters.limit, label: (await conceptOf)?.label ?? null, coverage };
+  return { resolution, facts: page.slice(0, filters.limit), hasMore: page.length > filters.limit, label: await label, coverage };
 }
 
 /** Each period (start, end, unit) from the first tag, in preference order, that reports it. */
@@ -102,9 +107,11 @@ export function stitchByPeriod<F extends { taxonomy: string; tag: string; period
 }
 
 /** What the service holds of a company's facts: how many, and the latest filing date. */
-export async function coverageOf(prisma: PrismaClient, cik: string) {
-  const summary = await prisma.companyConcept.aggregate({ where: { cik }, _sum: { factCount: true }, _max: { lastFiledAt: true } });
-  return { facts: summary._sum.factCount ?? 0, latestFiledAt: isoDay(summary._max.lastFiledAt) };
+export function coverageOf(reader: DataReader, cik: string) {
+  return reader.cache.data.memo(`coverage:${cik}`, async () => {
+    const summary = await reader.prisma.companyConcept.aggregate({ where: { cik }, _sum: { factCount: true }, _max: { lastFiledAt: true } });
+    return { facts: summary._sum.factCount ?? 0, latestFiledAt: isoDay(summary._max.lastFiledAt) };
+  });
 }
 
 /** A facts page's cursor: opaque to clients, the number of facts already served. */
@@ -120,19 +127,20 @@ export function factsOffset(cursor: string | null | undefined): number {
 }
 
 /**
- * The version of the statement rules (resolvers/statements.ts, concepts.ts, decimal.ts): bump it
- * when what they build changes, and stored periods built by an older version are rebuilt on the
- * next read.
+ * The version of the statement and segment rules (resolvers/statements.ts, segments.ts,
+ * concepts.ts, decimal.ts): bump it when what they build changes, and stored periods built by an
+ * older version are rebuilt on the next read.
  */
-export const statementRulesVersion = 1;
+export const statementRulesVersion = 2;
 
 /**
- * Builds a company's statements (annual and quarterly, every period) from its facts and stores
- * them, replacing what was stored: called in the ingest transaction that changes its facts, and on
- * a read that finds none or finds them built by older rules.
+ * Builds a company's statements (annual and quarterly, every period) and segment breakdowns from
+ * its facts and stores them, replacing what was stored: called in the ingest transaction that
+ * changes its facts, and on a read that finds none or finds them built by older rules.
  */
-export async function materializeStatements(db: Db, cik: string) {
-  const rows = await db.fact.findMany({ where: { cik, hasDimensions: false, tag: { in: statementTags } } });
+export async function materializeFinancials(db: Db, cik: string) {
+  // Statement lines read the consolidated facts of these tags; segments, their dimensional ones.
+  const rows = await db.fact.findMany({ where: { cik, tag: { in: statementTags } } });
   const facts = rows.map(toFactRecord);
   const bases = (['annual', 'quarterly'] as const).map((basis) => buildStatements(facts, { period: basis, limit: Number.MAX_SAFE_INTEGER }));
   await db.statementPeriod.deleteMany({ where: { cik } });
@@ -140,18 +148,43 @@ export async function materializeStatements(db: Db, cik: string) {
     bundle.periods.map((p) => ({ cik, basis: bundle.period, periodEnd: new Date(p.periodEnd), fiscalYear: p.fiscalYear, fiscalPeriod: p.fiscalPeriod, body: p as unknown as Prisma.InputJsonValue })),
   );
   if (periods.length) await db.statementPeriod.createMany({ data: periods, skipDuplicates: true });
+
+  await db.segmentPeriod.deleteMany({ where: { cik } });
+  const segments = buildSegments(facts).axes.flatMap((axis, axisOrder) =>
+    axis.periods.map((p) => ({
+      cik,
+      axis: axis.axis,
+      kind: axis.kind,
+      axisOrder,
+      periodStart: new Date(p.periodStart),
+      periodEnd: new Date(p.periodEnd),
+      confidence: p.confidence,
+      body: p as unknown as Prisma.InputJsonValue,
+    })),
+  );
+  if (segments.length) await db.segmentPeriod.createMany({ data: segments });
+
   const profile = { taxonomy: bases[0]!.taxonomy, currency: bases[0]!.currency, version: statementRulesVersion, builtAt: new Date() };
   await db.statementProfile.upsert({ where: { cik }, create: { cik, ...profile }, update: profile });
   return { profile, statementFacts: rows.length };
 }
 
+/** The company's stored profile, after building its periods if none are stored or older rules built them. */
+function financialsProfile({ prisma, cache }: DataReader, cik: string) {
+  return cache.data.memo(`profile:${cik}`, async () => {
+    const profile = await prisma.statementProfile.findUnique({ where: { cik } });
+    if (profile && profile.version === statementRulesVersion) return profile;
+    return { cik, ...(await prisma.$transaction((tx) => materializeFinancials(tx, cik), { timeout: 120_000 })).profile };
+  });
+}
+
 /** A company's statements: stored periods read, newest first, as many as asked. */
-export async function companyStatements(prisma: PrismaClient, cik: string, period: 'annual' | 'quarterly', limit: number) {
-  let profile = await prisma.statementProfile.findUnique({ where: { cik } });
-  if (!profile || profile.version !== statementRulesVersion) profile = { cik, ...(await prisma.$transaction((tx) => materializeStatements(tx, cik), { timeout: 120_000 })).profile };
+export async function companyStatements(reader: DataReader, cik: string, period: 'annual' | 'quarterly', limit: number) {
+  const { prisma } = reader;
+  const profile = await financialsProfile(reader, cik);
   const [rows, coverage] = await Promise.all([
     prisma.statementPeriod.findMany({ where: { cik, basis: period }, orderBy: { periodEnd: 'desc' }, take: limit, select: { body: true } }),
-    coverageOf(prisma, cik),
+    coverageOf(reader, cik),
   ]);
   const bundle: StatementBundle = { period, taxonomy: profile.taxonomy as StatementBundle['taxonomy'], currency: profile.currency, periods: rows.map((r) => r.body as unknown as StatementPeriod) };
   return { ...bundle, coverage, emptyReason: bundle.periods.length ? null : await whyNoPeriods(prisma, cik, period, coverage.facts) };
@@ -171,8 +204,21 @@ async function whyNoPeriods(prisma: PrismaClient, cik: string, period: 'annual' 
   return `not_derivable: the facts held report no ${period} period of the statement lines.`;
 }
 
-export async function companySegments(prisma: PrismaClient, cik: string) {
-  const revenueTags = lineItems.find((item) => item.key === 'revenue')?.candidates.map((c) => c.tag) ?? [];
-  const rows = await prisma.fact.findMany({ where: { cik, OR: [{ hasDimensions: true }, { tag: { in: [...revenueTags, ...statementTags] } }] } });
-  return buildSegments(rows.map(toFactRecord));
+/** A company's segment breakdowns: stored periods read, grouped by axis in report order, newest first. */
+export async function companySegments(reader: DataReader, cik: string): Promise<SegmentReport> {
+  await financialsProfile(reader, cik);
+  const rows = await reader.prisma.segmentPeriod.findMany({
+    where: { cik },
+    orderBy: [{ axisOrder: 'asc' }, { periodEnd: 'desc' }, { periodStart: 'asc' }],
+    select: { axis: true, kind: true, confidence: true, body: true },
+  });
+  const axes = new Map<string, SegmentAxis>();
+  for (const row of rows) {
+    let axis = axes.get(row.axis);
+    if (!axis) axes.set(row.axis, (axis = { axis: row.axis, kind: row.kind as AxisKind, confidence: 'reported', periods: [] }));
+    axis.periods.push(row.body as unknown as SegmentPeriod);
+    // An axis is reported only when every one of its periods adds up.
+    if (row.confidence !== 'reported') axis.confidence = 'low_confidence';
+  }
+  return { rounding: segmentRounding, axes: [...axes.values()] };
 }

@@ -7,17 +7,16 @@
 // bounds staleness only where no event reaches this process (for example a change written by
 // another process without Redis).
 import { LRUCache } from 'lru-cache';
+import type { ApiKey } from '../prisma/generated/client/client.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import type { Principal } from './context.ts';
+import { createDataCache, dataChangedType, type DataCache } from './dataCache.ts';
 import type { OrgQuotas } from './orgs.ts';
 
 const maxEntries = 10_000;
 
-export interface CachedKey {
-  apiKeyId: string;
-  orgId: string;
-  lastUsedAt: Date | null;
-}
+/** a live key's row (its lastUsedAt kept current by this instance) */
+export type CachedKey = ApiKey;
 
 export interface RequestCache {
   /** API keys by the SHA-256 digest of their secret; only keys that exist and are not revoked */
@@ -26,6 +25,8 @@ export interface RequestCache {
   sessions: LRUCache<string, Extract<Principal, { kind: 'session' }>>;
   /** per organization, its plan and effective quota windows */
   orgs: LRUCache<string, OrgQuotas>;
+  /** reads of ingested data (resolvers/dataCache.ts), dropped whenever an ingest commits */
+  data: DataCache;
   /** drops everything held for one organization */
   forgetOrg(orgId: string): void;
   close(): void;
@@ -37,6 +38,7 @@ export function createRequestCache(bus: EventBus, ttlMs: number): RequestCache {
   const keys = new LRUCache<string, CachedKey>(options);
   const sessions = new LRUCache<string, Extract<Principal, { kind: 'session' }>>(options);
   const orgs = new LRUCache<string, OrgQuotas>(options);
+  const data = createDataCache(ttlMs);
 
   const forgetOrg = (orgId: string) => {
     orgs.delete(orgId);
@@ -47,19 +49,24 @@ export function createRequestCache(bus: EventBus, ttlMs: number): RequestCache {
   // Any event about an organization (its keys, its plan, its billing) refreshes what is held of it.
   const stop = new AbortController();
   void (async () => {
-    for await (const event of bus.subscribe(stop.signal)) if (event.orgId) forgetOrg(event.orgId);
+    for await (const event of bus.subscribe(stop.signal)) {
+      if (event.orgId) forgetOrg(event.orgId);
+      if (event.type === dataChangedType) data.clear();
+    }
   })();
 
   return {
     keys,
     sessions,
     orgs,
+    data,
     forgetOrg,
     close() {
       stop.abort();
       keys.clear();
       sessions.clear();
       orgs.clear();
+      data.clear();
     },
   };
 }

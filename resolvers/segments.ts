@@ -82,6 +82,7 @@ const revenueTags = lineItems.find((item) => item.key === 'revenue')!.candidates
 const operatingIncomeTags = lineItems.find((item) => item.key === 'operatingIncome')!.candidates.map((ref) => `${ref.taxonomy}:${ref.tag}`);
 
 const ratioPlaces = 4;
+export const segmentRounding = `shares, margins and growth are exact ratios rounded half away from zero to ${ratioPlaces} decimal places`;
 /** Subsets are searched exhaustively (2^n sums) up to this many members. */
 const maxSubsetSearch = 16;
 
@@ -152,7 +153,7 @@ export function buildSegments(facts: readonly FactRecord[]): SegmentReport {
   }
   const kindOrder: AxisKind[] = ['product', 'geographic', 'operating'];
   axes.sort((a, b) => kindOrder.indexOf(a.kind) - kindOrder.indexOf(b.kind) || a.axis.localeCompare(b.axis));
-  return { rounding: `shares, margins and growth are exact ratios rounded half away from zero to ${ratioPlaces} decimal places`, axes };
+  return { rounding: segmentRounding, axes };
 }
 
 /** A member's facts for one tag and period: plain ones, or else operating-segment-qualified ones. */

@@ -59,6 +59,7 @@ export function routeHandler(services: Services, route: Route) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const { requestId } = locals(res);
+      locals(res).operation = route.name;
       let principal: Principal | null = null;
       if (route.access !== 'public') {
         principal = await authenticate(services, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
@@ -115,6 +116,7 @@ export function errorHandler(services: Services) {
       apiError = unexpectedError();
     }
     if (apiError.options.retryAfter !== undefined) res.set('Retry-After', String(apiError.options.retryAfter));
+    locals(res).errorCode = apiError.code;
     res.status(apiError.status).json(envelope(apiError, requestId, traceparent));
   };
 }

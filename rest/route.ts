@@ -60,14 +60,21 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
   },
 ) {
   const { operation, variables, params = {}, ...rest } = def;
+  // A GET data read answers the same for every caller with the same parameters (access and
+  // metering have run by now), so its answer is kept with the data it came from and dropped
+  // with it when an ingest commits (resolvers/dataCache.ts).
+  const shared = rest.method === 'GET' && rest.meter === 'data_read';
   return {
     reshape(reshape: (data: TData, meta: ResponseMeta, params: RouteParams<P, Q, B>) => z.input<R>): Route {
+      const answer = async (parsed: RouteParams<P, Q, B>, ctx: Context, requestId: string) =>
+        reshape(await runOperation(operation, (variables?.(parsed) ?? {}) as TVars, ctx), { requestId }, parsed);
       return {
         ...rest,
         params: params as Route['params'],
         async run(parsed, ctx) {
-          const data = await runOperation(operation, (variables?.(parsed) ?? {}) as TVars, ctx);
-          return reshape(data, { requestId: ctx.requestId }, parsed);
+          if (!shared) return answer(parsed, ctx, ctx.requestId);
+          const kept = await ctx.cache.data.answer(`${rest.name}:${JSON.stringify(parsed)}`, async () => answer(parsed, ctx, '') as Promise<object>);
+          return { ...kept, requestId: ctx.requestId };
         },
       };
     },

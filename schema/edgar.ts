@@ -152,7 +152,7 @@ builder.queryFields((t) => ({
     args: { cik: t.arg.string(), ticker: t.arg.string() },
     resolve: async (query, _root, args, ctx) => {
       requireDataAccess(ctx);
-      const cik = await cikFor(ctx.prisma, args);
+      const cik = await cikFor(ctx, args);
       return cik ? ctx.prisma.entity.findUnique({ ...query, where: { cik } }) : null;
     },
   }),
@@ -207,16 +207,16 @@ const LatestSection = builder.objectRef<{ section: { accessionNumber: string; ke
 });
 
 /** The filter of a list read by ticker or CIK: every CIK the ticker has named; 404 for an unknown one. */
-export async function companyFilter(ctx: { prisma: Parameters<typeof ciksFor>[0] }, args: { ticker?: string | null; cik?: string | null }): Promise<{ cik?: { in: string[] } }> {
+export async function companyFilter(ctx: Parameters<typeof ciksFor>[0], args: { ticker?: string | null; cik?: string | null }): Promise<{ cik?: { in: string[] } }> {
   if (!args.ticker && !args.cik) return {};
-  const ciks = await ciksFor(ctx.prisma, args);
+  const ciks = await ciksFor(ctx, args);
   if (!ciks) throw new ApiError('entity_not_found', `No entity with ${args.ticker ? `ticker ${args.ticker}` : `CIK ${args.cik}`} is known.`, { details: { parameter: args.ticker ? 'ticker' : 'cik' } });
   return { cik: { in: ciks } };
 }
 
-export async function requireCik(ctx: { prisma: Parameters<typeof cikFor>[0] }, args: { ticker?: string | null; cik?: string | null }) {
+export async function requireCik(ctx: Parameters<typeof cikFor>[0], args: { ticker?: string | null; cik?: string | null }) {
   if (!args.ticker && !args.cik) throw new ApiError('invalid_query_parameter', 'Name the company with ticker or cik.', { details: { parameter: 'ticker', acceptedValues: ['ticker', 'cik'] } });
-  const cik = await cikFor(ctx.prisma, args);
+  const cik = await cikFor(ctx, args);
   if (!cik) throw new ApiError('entity_not_found', `No entity with ${args.ticker ? `ticker ${args.ticker}` : `CIK ${args.cik}`} is known.`);
   return cik;
 }

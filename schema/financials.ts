@@ -27,7 +27,7 @@ const FactRef = builder.prismaObject('Fact', {
     citationUrl: t.loadable({
       type: 'String',
       description: 'The filing\'s primary document (its index page when the document is not known)',
-      load: (keys: string[], ctx) => documentCitations(ctx.prisma, keys),
+      load: (keys: string[], ctx) => documentCitations(ctx, keys),
       resolve: (f) => citationKey(f.cik, f.accessionNumber),
     }),
   }),
@@ -44,7 +44,7 @@ const Source = builder.objectRef<FactSource & { cik: string }>('FactSource').imp
     filedAt: t.exposeString('filedAt', { nullable: true }),
     periodStart: t.exposeString('periodStart', { nullable: true }),
     periodEnd: t.exposeString('periodEnd'),
-    citationUrl: t.loadable({ type: 'String', load: (keys: string[], ctx) => documentCitations(ctx.prisma, keys), resolve: (s) => citationKey(s.cik, s.accessionNumber) }),
+    citationUrl: t.loadable({ type: 'String', load: (keys: string[], ctx) => documentCitations(ctx, keys), resolve: (s) => citationKey(s.cik, s.accessionNumber) }),
   }),
 });
 
@@ -185,7 +185,7 @@ builder.queryFields((t) => ({
       const limit = Math.min(Math.max(args.limit ?? 25, 1), maxPageSize);
       const offset = factsOffset(args.after);
       const filters = { tag: args.tag, form: args.form, unit: args.unit, periodFrom: args.periodFrom, periodTo: args.periodTo, fy: args.fy, fp: args.fp, limit, offset };
-      return { ...(await factSeries(ctx.prisma, cik, filters)), cik, offset };
+      return { ...(await factSeries(ctx, cik, filters)), cik, offset };
     },
   }),
   statements: t.field({
@@ -196,7 +196,7 @@ builder.queryFields((t) => ({
       requireDataAccess(ctx);
       const cik = await requireCik(ctx, args);
       const period = args.period === 'quarterly' ? 'quarterly' : 'annual';
-      return { ...(await companyStatements(ctx.prisma, cik, period, Math.min(Math.max(args.limit ?? 4, 1), 40))), cik };
+      return { ...(await companyStatements(ctx, cik, period, Math.min(Math.max(args.limit ?? 4, 1), 40))), cik };
     },
   }),
   segments: t.field({
@@ -205,7 +205,7 @@ builder.queryFields((t) => ({
     resolve: async (_root, args, ctx) => {
       requireDataAccess(ctx);
       const cik = await requireCik(ctx, args);
-      return { ...(await companySegments(ctx.prisma, cik)), cik };
+      return { ...(await companySegments(ctx, cik)), cik };
     },
   }),
 }));

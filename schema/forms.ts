@@ -23,7 +23,7 @@ builder.prismaObject('FormRecord', {
       type: 'String',
       nullable: true,
       description: 'The filing\'s primary document; null for a document that carries no accession number',
-      load: (keys: string[], ctx) => documentCitations(ctx.prisma, keys),
+      load: (keys: string[], ctx) => documentCitations(ctx, keys),
       resolve: (f) => (f.accessionNumber && f.cik ? citationKey(f.cik, f.accessionNumber) : null),
     }),
     entity: t.relation('entity', { nullable: true }),

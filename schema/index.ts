@@ -3,6 +3,9 @@ import './platform.ts';
 import './edgar.ts';
 import './forms.ts';
 import './financials.ts';
+import './webhooks.ts';
+import './diagnostics.ts';
+import './streams.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

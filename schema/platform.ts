@@ -3,7 +3,7 @@ import { assertAccess, requireOrg } from '../resolvers/access.ts';
 import { createApiKey, revokeApiKey } from '../resolvers/apiKeys.ts';
 import { pricingCatalog, processorConfig } from '../resolvers/billing.ts';
 import type { Principal } from '../resolvers/context.ts';
-import { effectiveQuotas, type EffectiveQuota } from '../resolvers/orgs.ts';
+import { cachedQuotas, effectiveQuotas, type EffectiveQuota } from '../resolvers/orgs.ts';
 import { ApiError } from '../server/errors.ts';
 import { builder } from './builder.ts';
 
@@ -47,12 +47,13 @@ const PrincipalRef = builder.objectRef<Principal>('Principal').implement({
     organization: t.prismaField({
       type: 'Organization',
       nullable: true,
-      resolve: (query, p, _args, ctx) => (p.orgId ? ctx.prisma.organization.findUnique({ ...query, where: { id: p.orgId } }) : null),
+      // the organization as the request path read it (cached with its quotas), not read again
+      resolve: async (_query, p, _args, ctx) => (p.orgId ? ((await cachedQuotas(ctx, p.orgId))?.org ?? null) : null),
     }),
     apiKey: t.prismaField({
       type: 'ApiKey',
       nullable: true,
-      resolve: (query, p, _args, ctx) => (p.kind === 'api_key' ? ctx.prisma.apiKey.findUnique({ ...query, where: { id: p.apiKeyId } }) : null),
+      resolve: (query, p, _args, ctx) => (p.kind !== 'api_key' ? null : (p.key ?? ctx.prisma.apiKey.findUnique({ ...query, where: { id: p.apiKeyId } }))),
     }),
     user: t.prismaField({
       type: 'User',

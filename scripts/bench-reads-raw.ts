@@ -8,7 +8,7 @@ import pg from 'pg';
 pg.types.setTypeParser(1082, (day: string) => day); // DATE as YYYY-MM-DD, as the service answers
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const factsSql = `SELECT value, unit, "periodStart", "periodEnd", fy, fp, form, frame, "accessionNumber", "filedAt"
-  FROM "Fact" WHERE cik = (SELECT cik FROM "Ticker" WHERE ticker = $1) AND tag = $2 AND form = $3 AND NOT "hasDimensions"
+  FROM "Fact" WHERE cik IN (SELECT cik FROM "Ticker" WHERE ticker = $1) AND tag = $2 AND form = $3 AND NOT "hasDimensions"
   ORDER BY "periodEnd" DESC, "filedAt" DESC, "accessionNumber" DESC LIMIT $4`;
 const server = createServer(async (req, res) => {
   const url = new URL(req.url ?? '/', 'http://raw');

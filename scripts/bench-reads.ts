@@ -13,7 +13,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { print } from 'graphql';
-import pg from 'pg';
 import { openDatabase } from '../prisma/db.ts';
 import { runIngest, summaryLine } from '../ingest/run.ts';
 import { folderSource } from '../ingest/sources/folder.ts';
@@ -22,6 +21,7 @@ import { issueApiKey } from '../resolvers/apiKeys.ts';
 import { createOrganization } from '../resolvers/orgs.ts';
 import { createLogger } from '../server/logger.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
+import { ensureDatabase } from './benchDatabase.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ids_bench_reads';
@@ -47,21 +47,6 @@ const reads: Read[] = [
   { name: 'GET /v1/me', method: 'GET', path: '/v1/me' },
 ];
 const rawFacts: Read = { name: 'raw node:http + pg facts', method: 'GET', path: `/v1/facts?ticker=AAPL&tag=Revenues&form=10-K&limit=25` };
-
-async function ensureDatabase(url: string, fresh: boolean) {
-  const admin = new URL(url);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    if (fresh) await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
-  }
-}
 
 /** The corpus in the database (ingested now if it holds none), and an organization whose quotas do not limit the load. */
 async function prepare(): Promise<{ key: string; ingest: string }> {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
+import { ensureDatabase } from './benchDatabase.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ids_bench_start';
@@ -19,20 +19,6 @@ const variants = {
   tsx: ['--import', 'tsx', 'server/main.ts'],
 } as const;
 type Variant = keyof typeof variants;
-
-async function ensureDatabase() {
-  const admin = new URL(databaseUrl);
-  const name = admin.pathname.slice(1);
-  admin.pathname = '/postgres';
-  const client = new pg.Client({ connectionString: admin.toString() });
-  await client.connect();
-  try {
-    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (!rowCount) await client.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await client.end();
-  }
-}
 
 const rssKb = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)![1]);
 
@@ -67,7 +53,7 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-await ensureDatabase();
+await ensureDatabase(databaseUrl);
 const buildStarted = performance.now();
 execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 console.log(`build (scripts/build.mjs): ${(performance.now() - buildStarted).toFixed(0)} ms`);

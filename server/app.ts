@@ -13,6 +13,9 @@ import { buildOpenApi } from '../rest/openapi.ts';
 import { requestContext } from '../rest/requestContext.ts';
 import { routes } from '../rest/routes/index.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
+import { allowedHostsFromEnv } from '../subscriptions/webhooks/sender.ts';
+import { webhookKey } from '../subscriptions/webhooks/signing.ts';
+import { startWebhookWorker, type WebhookWorker } from '../subscriptions/webhooks/worker.ts';
 import type { Config } from './config.ts';
 import { answerClientErrors } from './clientErrors.ts';
 import { corsPolicy } from './cors.ts';
@@ -21,11 +24,14 @@ import { publicCacheControl, securityHeaders } from './securityHeaders.ts';
 import { attachGraphqlWs, createGraphqlHandler } from './graphql.ts';
 import { InProcessLimiter, RedisLimiter } from './limiter.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { createRequestLog } from './requestLog.ts';
 import { connectRedis, readyWithin, type Redis } from './redis.ts';
 
 export interface Service {
   services: Services;
   database: Database;
+  /** null when IDS_WEBHOOK_WORKER=off */
+  webhookWorker: WebhookWorker | null;
   httpServer: Server;
   /** starts listening; resolves to the base URL */
   listen(port?: number, host?: string): Promise<string>;
@@ -47,12 +53,15 @@ export async function createService(config: Config, options: { logger?: Logger; 
   await Promise.all(redisConnections.map((connection) => readyWithin(connection, 2000)));
   const sessions = config.identityProvider ? externalSessionVerifier(config.identityProvider) : localSessionVerifier(await localSessionSecret(config.stateDir));
   const cache = createRequestCache(bus, config.requestCacheTtlMs);
-  const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions, cache };
+  const webhooks = { key: await webhookKey(config.stateDir, config.webhooks.secretKey), allowedHosts: allowedHostsFromEnv(config.webhooks.allowedHosts.join(',')), retryScale: config.webhooks.retryScale };
+  const requestLog = createRequestLog(database.prisma, logger, config.recordRequests);
+  const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions, cache, webhooks, requestLog };
+  const webhookWorker = config.webhooks.worker ? startWebhookWorker(services, config.webhooks.pollMs) : null;
 
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
-  app.use(requestContext(logger));
+  app.use(requestContext(logger, requestLog));
   app.use(securityHeaders);
   app.use(corsPolicy(config.corsOrigins));
   app.use(refuseKeysInUrl);
@@ -76,6 +85,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
     services,
     database,
     httpServer,
+    webhookWorker,
     listen(port = config.port, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);
@@ -86,9 +96,11 @@ export async function createService(config: Config, options: { logger?: Logger; 
       });
     },
     async close() {
+      await webhookWorker?.stop();
       await ws.close();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await requestLog.close();
       cache.close();
       await bus.close();
       limiter.close();

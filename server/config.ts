@@ -33,6 +33,22 @@ export interface Config {
   graphqlMaxCost: number;
   /** how long a request may reuse a key's principal and its organization's quotas (changes made through the service apply at once) */
   requestCacheTtlMs: number;
+  webhooks: {
+    /** IDS_WEBHOOK_ALLOWED_HOSTS: hosts exempt from the address guard, and allowed plain http (local receivers) */
+    allowedHosts: string[];
+    /** IDS_WEBHOOK_WORKER: deliver webhooks from this instance (on by default) */
+    worker: boolean;
+    /** IDS_WEBHOOK_POLL_MS: how often the worker looks for due attempts when no event wakes it */
+    pollMs: number;
+    /** IDS_WEBHOOK_TIMEOUT_MS: how long a receiver has to answer 2xx (15 s) */
+    timeoutMs: number;
+    /** IDS_WEBHOOK_RETRY_SCALE: multiplies the retry schedule; tests only */
+    retryScale: number;
+    /** IDS_WEBHOOK_SECRET_KEY: base64 of 32 bytes sealing signing secrets; else `<state dir>/webhook-key` */
+    secretKey?: string;
+  };
+  /** IDS_REQUEST_RECORDS: record every request for diagnostics (on; `off` to measure what it costs) */
+  recordRequests: boolean;
   /** create the demo organization on a fresh database */
   createDemoOrg: boolean;
   mcp: {
@@ -78,6 +94,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: (env.IDS_CORS_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
     graphqlMaxCost: nonNegativeInteger(env, 'IDS_GRAPHQL_MAX_COST', defaultGraphqlMaxCost),
     requestCacheTtlMs: nonNegativeInteger(env, 'IDS_REQUEST_CACHE_TTL_MS', 10_000),
+    webhooks: {
+      allowedHosts: (env.IDS_WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+      worker: env.IDS_WEBHOOK_WORKER !== 'off',
+      pollMs: nonNegativeInteger(env, 'IDS_WEBHOOK_POLL_MS', 1000) || 1000,
+      timeoutMs: nonNegativeInteger(env, 'IDS_WEBHOOK_TIMEOUT_MS', 15_000) || 15_000,
+      retryScale: env.IDS_WEBHOOK_RETRY_SCALE ? Number(env.IDS_WEBHOOK_RETRY_SCALE) : 1,
+      secretKey: env.IDS_WEBHOOK_SECRET_KEY || undefined,
+    },
+    recordRequests: env.IDS_REQUEST_RECORDS !== 'off',
     createDemoOrg: env.IDS_DEMO_ORG !== 'off',
     mcp: {
       toolTimeoutMs: Number(env.IDS_MCP_TOOL_TIMEOUT_MS ?? 15_000),

@@ -4,7 +4,7 @@ import type { Server } from 'node:http';
 import type { Request, Response } from 'express';
 import { execute, GraphQLError, subscribe, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { createYoga } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
 import { authenticate } from '../resolvers/authenticate.ts';
 import type { Context, Principal, Services } from '../resolvers/context.ts';
@@ -22,10 +22,11 @@ export function createGraphqlHandler(services: Services) {
     graphiql: false, // served by server/graphiql.ts, under its own Content-Security-Policy
     cors: false, // one policy for every door: server/cors.ts
     batching: false, // one operation per request, so that each is priced; an array body is 400 batching_not_supported
-    plugins: [useGraphqlLimits(services)],
+    plugins: [useGraphqlLimits(services), recordErrorCode],
     logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => services.logger.error({ args }, 'graphql') },
-    context: async ({ request, res }) => {
+    context: async ({ request, res, params }) => {
       const principal = await authenticate(services, { apiKey: request.headers.get('x-api-key') ?? undefined, authorization: request.headers.get('authorization') ?? undefined });
+      Object.assign(res.locals, { orgId: principal?.orgId ?? undefined, operation: params.operationName ?? undefined });
       return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req') };
     },
     maskedErrors: {
@@ -40,6 +41,17 @@ export function createGraphqlHandler(services: Services) {
     },
   });
 }
+
+/** The first error's code, for the request's diagnostics record. */
+const recordErrorCode: Plugin<{ res?: Response }> = {
+  onExecute: () => ({
+    onExecuteDone: ({ args, result }) => {
+      const code = 'errors' in result ? result.errors?.[0]?.extensions?.code : undefined;
+      const res = (args.contextValue as { res?: Response }).res;
+      if (res && typeof code === 'string') res.locals.errorCode = code;
+    },
+  }),
+};
 
 /** Runs an operation after pricing it; a refusal is the operation's error, not the socket's. */
 async function priced<T>(args: ExecutionArgs, run: (args: ExecutionArgs) => T | Promise<T>): Promise<T | ExecutionResult> {

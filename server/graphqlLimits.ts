@@ -55,6 +55,7 @@ export function useGraphqlLimits(services: Services): Plugin<Context & { res?: {
     async onExecute({ args }) {
       const cost = await priceOperation(services, args as ExecutionArgs & { contextValue: Context });
       args.contextValue.res?.setHeader('Service-Token-Count', String(cost));
+      args.contextValue.res?.setHeader('Service-Meter-Class', 'graphql');
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result) return;

@@ -6,8 +6,9 @@ import type { BusEvent, EventBus } from './bus.ts';
 
 type Tx = Prisma.TransactionClient;
 
-export async function recordEvent(tx: Tx, type: string, orgId: string | null, payload: Prisma.InputJsonValue): Promise<BusEvent> {
-  const row = await tx.event.create({ data: { id: newId('evt'), type, orgId, payload } });
+/** `requestId`: the request that caused it, when one did (diagnostics follow it). */
+export async function recordEvent(tx: Tx, type: string, orgId: string | null, payload: Prisma.InputJsonValue, requestId?: string): Promise<BusEvent> {
+  const row = await tx.event.create({ data: { id: newId('evt'), type, orgId, payload, requestId } });
   return { id: row.id, seq: row.seq.toString(), type, orgId, payload, createdAt: row.createdAt.toISOString() };
 }
 

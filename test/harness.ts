@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import pg from 'pg';
 import type { DatabaseTarget } from '../prisma/adapter.ts';
@@ -47,13 +48,31 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-export async function startTestService(overrides: Partial<Config> = {}, options: { onQuery?: (sql: string) => void } = {}): Promise<TestService> {
+/** The webhook key every test service uses (base64 of 32 bytes). */
+export const testWebhookKey = Buffer.alloc(32, 7).toString('base64');
+
+/**
+ * `countingStatements`: the suite counts the SQL a request sends (onQuery), so nothing else may
+ * send any meanwhile: no webhook worker polling, no request records written in the background.
+ */
+export async function startTestService(overrides: Partial<Config> = {}, options: { onQuery?: (sql: string) => void; countingStatements?: boolean } = {}): Promise<TestService> {
   const stateDir = await mkdtemp(path.join(tmpdir(), 'ids-test-'));
-  const base = loadConfig({ ...process.env, IDS_STATE_DIR: stateDir, PORT: '0' });
+  const base = loadConfig({
+    ...process.env,
+    IDS_STATE_DIR: stateDir,
+    PORT: '0',
+    // Test services may share one database, so any instance's worker may deliver any endpoint's
+    // events: they share a webhook key, receivers on this machine are allowed, retries come fast.
+    IDS_WEBHOOK_SECRET_KEY: testWebhookKey,
+    IDS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
+    IDS_WEBHOOK_POLL_MS: '100',
+    IDS_WEBHOOK_RETRY_SCALE: '0.001',
+  });
   const config: Config = {
     ...base,
     database: process.env.DATABASE_URL ? { kind: 'postgres', url: process.env.DATABASE_URL } : { kind: 'pglite', dataDir: 'memory://' },
     identityProvider: undefined,
+    ...(options.countingStatements ? { webhooks: { ...base.webhooks, worker: false }, recordRequests: false } : {}),
     ...overrides,
   };
   const logs: string[] = [];
@@ -129,4 +148,25 @@ export function expectEnvelope(answer: Answer, status: number, code: string) {
   }
   if (problems.length) throw new Error(`${problems.join('; ')}\n${JSON.stringify(b, null, 2)}`);
   return b;
+}
+
+/** A port nothing listens on now, for a process the test starts. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Asks `check` every 25 ms until it answers something, for at most `ms`; what happens in the background (deliveries, ingests) is waited for this way. */
+export async function eventually<T>(what: string, check: () => T | null | undefined | false | Promise<T | null | undefined | false>, ms = 10_000): Promise<T> {
+  for (const deadline = Date.now() + ms; ; ) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

@@ -4,12 +4,11 @@
 // compiled bundle `npm start` builds and runs (`node dist/main.js`), built once for these tests.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { scratchDatabase } from './harness.ts';
+import { freePort, scratchDatabase } from './harness.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const startupLimitMs = 60_000;
@@ -25,18 +24,6 @@ interface Running {
 
 const children = new Set<Running>();
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port ? resolve(port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -166,6 +153,8 @@ describe(`newcomer: npm start on an empty ${process.env.DATABASE_URL ? 'PostgreS
       latest = await get(server, '/v1/filings/latest?ticker=AAPL&form=10-K', key);
     }
     expect(latest.body).toMatchObject({ accessionNumber: '0000320193-24-000123', documentIngested: true });
+    // The run's summary is printed when the run ends, a moment after its last item is readable.
+    for (let wait = 0; !/ingest run_\w+: read 2/.test(server.stdout()) && wait < 40; wait++) await sleep(250);
     expect(server.stdout()).toMatch(/ingest run_\w+: read 2, written 2/);
 
     expect(await stopServer(server)).toBe(0);

@@ -10,7 +10,7 @@ let sent: string[] = [];
 
 beforeAll(async () => {
   database = await scratchDatabase(); // a database of its own, so that every statement counted is ours
-  t = await startTestService({ database: database.target, requestCacheTtlMs: 600_000 }, { onQuery: (sql) => void sent.push(sql) });
+  t = await startTestService({ database: database.target, requestCacheTtlMs: 600_000 }, { onQuery: (sql) => void sent.push(sql), countingStatements: true });
 });
 afterAll(async () => {
   await t?.close();

@@ -3,7 +3,7 @@
 import type { ConceptRecord, FactRecord } from '../parsers/companyFacts.ts';
 import type { Tx } from '../handlers.ts';
 import { chunks, day, digest } from './common.ts';
-import { materializeStatements } from '../../resolvers/financials.ts';
+import { materializeFinancials } from '../../resolvers/financials.ts';
 import { ensureEntities } from './entities.ts';
 
 export function factKey(f: FactRecord): string {
@@ -19,7 +19,7 @@ export async function loadFacts(tx: Tx, facts: FactRecord[], concepts: ConceptRe
   for (const batch of chunks(facts, 5000)) written += await insertFacts(tx, batch, source);
   if (written) {
     await summariseConcepts(tx, ciks);
-    for (const cik of ciks) await materializeStatements(tx, cik);
+    for (const cik of ciks) await materializeFinancials(tx, cik);
   }
   return written;
 }

@@ -60,6 +60,7 @@ export function mcpRouter(services: Services, routes: Route[]): Router {
     res.status(status).type('application/json').send(JSON.stringify(body));
   };
   const fail = (res: Response, id: JsonRpcRequest['id'] | null, error: McpError) => {
+    locals(res).errorCode = error.dataCode;
     if (error.retryAfter !== undefined) res.set('Retry-After', String(error.retryAfter));
     if (error.httpStatus === 401) res.set('WWW-Authenticate', `Bearer resource_metadata="${services.config.publicUrl}/.well-known/oauth-protected-resource"`);
     send(res, error.httpStatus, rpcError(id, error, locals(res).requestId));
@@ -124,6 +125,7 @@ export function mcpRouter(services: Services, routes: Route[]): Router {
           result = { tools: listTools(tools) };
           break;
         case 'tools/call':
+          locals(res).operation = `tools/call:${String(params.name).slice(0, 100)}`;
           result = await callTool(tools, params.name, params.arguments, ctx, { timeoutMs: services.config.mcp.toolTimeoutMs, arrivedAt, breaker });
           break;
         case 'resources/list':

@@ -140,7 +140,7 @@ export const financialRoutes = [
     method: 'GET',
     path: '/v1/statements/all',
     summary: 'Normalized income statement, balance sheet and cash flow',
-    description: 'Annual or quarterly. Quarterly flow values are true three-month values: Q4 is derived (FY − Q1 − Q2 − Q3) only where all four are reported, and flagged `derived`; a year-to-date value is never presented as a quarter. A line without a value says why in `missing` (not_reported, not_covered, not_derivable).',
+    description: 'Annual or quarterly. Quarterly flow values are true three-month values: a quarter not reported as such is derived from the latest year-to-date figures of one tag (Q4 = FY − 9M YTD), or FY − Q1 − Q2 − Q3 where no year-to-date figure is reported, and flagged `derived` with its formula and terms; a year-to-date value is never presented as a quarter. Periods are built when the company\'s facts are ingested and read as stored. A line without a value says why in `missing` (not_reported, not_covered, not_derivable).',
     tag: 'Statements',
     access: 'org',
     meter: 'data_read',

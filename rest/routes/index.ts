@@ -5,5 +5,8 @@ import { edgarRoutes } from './edgar.ts';
 import { financialRoutes } from './financials.ts';
 import { formAndEventRoutes } from './formsEvents.ts';
 import { platformRoutes } from './platform.ts';
+import { streamRoutes } from './streams.ts';
+import { webhookRoutes } from './webhooks.ts';
+import { diagnosticsRoutes } from './diagnostics.ts';
 
-export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes];
+export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes];

@@ -1,6 +1,9 @@
 // A list never costs one SQL statement per row: the statements a list query sends are the same
-// in number for 10 parents and for 1,000.
+// in number for 10 parents and for 1,000. A financial read (facts, statements, segments) sends as
+// many for a company with 30 years of filings as for one with two.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FactRecord } from '../../ingest/parsers/companyFacts.ts';
+import { loadFacts } from '../../ingest/load/facts.ts';
 import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from '../harness.ts';
 
 let t: TestService;
@@ -14,7 +17,9 @@ const accession = (e: number, f: number) => `${String(9_000_000_000 + e).padStar
 beforeAll(async () => {
   database = await scratchDatabase(); // an empty database of its own, so the counts below are exact
   // 1,000 filings with their sections and events cost more than one operation may by default
-  t = await startTestService({ database: database.target, graphqlMaxCost: 100_000 }, { onQuery: () => void statements++ });
+  // Every request does all of its reads (requestCacheTtlMs 0: nothing is kept between requests),
+  // so that the counts compare whole reads.
+  t = await startTestService({ database: database.target, graphqlMaxCost: 100_000, requestCacheTtlMs: 0 }, { onQuery: () => void statements++, countingStatements: true });
   ({ key } = await orgWithKey(t, 'N+1', 'team')); // a plan whose graphql windows hold these operations
   const { prisma } = t.service.services;
   const ciks = Array.from({ length: entities }, (_, e) => String(9_000_000_000 + e).padStart(10, '0'));
@@ -56,7 +61,7 @@ describe('list queries', () => {
   });
 
   it('REST lists cost the same number of statements for 1 and for 100 rows', async () => {
-    await call(t, 'GET', '/v1/filings?form=8-K&limit=1', { key }); // the key's first use also records lastUsedAt
+    await call(t, 'GET', '/v1/filings?form=8-K&limit=2', { key }); // the key's first use also records lastUsedAt
     statements = 0;
     await call(t, 'GET', '/v1/filings?form=8-K&limit=1', { key });
     const one = statements;
@@ -70,5 +75,57 @@ describe('list queries', () => {
     statements = 0;
     await call(t, 'GET', '/v1/events/officer-changes?limit=2', { key });
     expect(statements).toBe(events);
+  });
+});
+
+/** A company's 10-K and 10-Q facts over `years` fiscal years: revenue by quarter and year, net income, assets, and revenue by product. */
+function filingHistory(cik: string, years: number): FactRecord[] {
+  const facts: FactRecord[] = [];
+  const fact = (tag: string, value: number, start: string | null, end: string, fy: number, fp: string, dimensions: Record<string, string> = {}): FactRecord => ({
+    cik, taxonomy: 'us-gaap', tag, unit: 'USD', value: String(value), periodStart: start, periodEnd: end, isInstant: start === null, fy, fp,
+    form: fp === 'FY' ? '10-K' : '10-Q', frame: null, accessionNumber: `${cik}-${String(fy % 100).padStart(2, '0')}-${fp === 'FY' ? '000004' : `00000${fp[1]}`}`,
+    filedAt: `${fy + 1}-02-01`, dimensions, decimals: '-6',
+  });
+  for (let y = 0; y < years; y += 1) {
+    const fy = 2024 - y;
+    const start = `${fy - 1}-01-01`;
+    const quarterEnds = [`${fy - 1}-03-31`, `${fy - 1}-06-30`, `${fy - 1}-09-30`];
+    const end = `${fy - 1}-12-31`;
+    facts.push(fact('Revenues', 4000 + y, start, end, fy, 'FY'), fact('NetIncomeLoss', 400 + y, start, end, fy, 'FY'), fact('Assets', 9000 + y, null, end, fy, 'FY'));
+    facts.push(fact('Revenues', 3000 + y, start, end, fy, 'FY', { 'srt:ProductOrServiceAxis': 'x:WidgetsMember' }), fact('Revenues', 1000, start, end, fy, 'FY', { 'srt:ProductOrServiceAxis': 'x:GadgetsMember' }));
+    quarterEnds.forEach((qEnd, q) => {
+      const qStart = q === 0 ? start : `${fy - 1}-${String(q * 3 + 1).padStart(2, '0')}-01`;
+      facts.push(fact('Revenues', 1000 + y, qStart, qEnd, fy, `Q${q + 1}`), fact('NetIncomeLoss', 100 + y, qStart, qEnd, fy, `Q${q + 1}`), fact('Assets', 9000 + q, null, qEnd, fy, `Q${q + 1}`));
+    });
+  }
+  return facts;
+}
+
+describe('financial reads', () => {
+  const small = '0000000101';
+  const large = '0000000102';
+  beforeAll(async () => {
+    const { prisma } = t.service.services;
+    for (const [cik, years] of [[small, 2], [large, 30]] as const) await prisma.$transaction((tx) => loadFacts(tx, filingHistory(cik, years), [], 'companyfacts'), { timeout: 60_000 });
+  });
+
+  async function statementsOf(path: string) {
+    statements = 0;
+    const answer = await call(t, 'GET', path, { key });
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    return { statements, body: answer.body };
+  }
+
+  it.each([
+    ['facts of one tag', (cik: string) => `/v1/facts?cik=${cik}&tag=Revenues&limit=100`],
+    ['a stitched line item', (cik: string) => `/v1/facts?cik=${cik}&tag=revenue&limit=100`],
+    ['annual statements', (cik: string) => `/v1/statements/all?cik=${cik}&limit=40`],
+    ['quarterly statements', (cik: string) => `/v1/statements/all?cik=${cik}&period=quarterly&limit=40`],
+    ['segments', (cik: string) => `/v1/companies/segments?cik=${cik}`],
+  ])('%s: as many statements for 30 years of filings as for 2', async (_name, path) => {
+    const few = await statementsOf(path(small));
+    const many = await statementsOf(path(large));
+    expect(JSON.stringify(many.body).length).toBeGreaterThan(JSON.stringify(few.body).length); // the large company's answer holds more
+    expect(many.statements).toBe(few.statements);
   });
 });

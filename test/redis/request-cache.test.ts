@@ -1,7 +1,11 @@
-// Instances keep a key's principal and its organization's quotas for minutes here; a revocation
-// through one instance still reaches the others at once, through the event bus.
+// Instances keep a key's principal and its organization's quotas, and data reads' answers, for
+// minutes here; a revocation or an ingest through one instance still reaches the others at once,
+// through the event bus.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, orgWithKey, sessionToken, startTestService, type TestService } from '../harness.ts';
+import { runIngest } from '../../ingest/run.ts';
+import { fixture } from '../corpus.ts';
+import { fixtureSource } from '../data/fixtureSource.ts';
+import { call, eventually, orgWithKey, sessionToken, startTestService, type TestService } from '../harness.ts';
 
 let a: TestService;
 let b: TestService;
@@ -28,5 +32,23 @@ describe('the request cache across instances', () => {
     const revoked = await call(a, 'DELETE', `/v1/api_keys/${org.keyId}`, { token: await sessionToken(a, org.orgId) });
     expect(revoked.status).toBe(200);
     expect(await statusOnB(org.key, (s) => s === 401)).toBe(401);
+  });
+});
+
+describe('data reads across instances', () => {
+  it('an ingest through one instance drops the answers the other keeps', async () => {
+    const { key } = await orgWithKey(a);
+    // a company of this run's own, from the companyfacts fixture
+    const cik = String(900_000_000 + Math.floor(Math.random() * 99_999_999)).padStart(10, '0');
+    const file = JSON.parse(await fixture('xbrl/companyfacts-exact.json'));
+    file.cik = Number(cik);
+    const ingest = () => runIngest(a.service.services, fixtureSource({ [`companyfacts/CIK${cik}.json`]: { text: JSON.stringify(file) } }));
+    await ingest();
+    const assetsOnB = async () => (await call(b, 'GET', `/v1/facts?cik=${cik}&tag=Assets&limit=100`, { key })).body.facts?.map((f: { value: string }) => f.value);
+    expect(await eventually('B to read the company', assetsOnB)).toEqual(['725.5', '710', '700', '700']); // B keeps this answer
+
+    file.facts['us-gaap'].Assets.units.USD.push({ end: '2024-12-28', val: 731, accn: '0000000001-25-000001', fy: 2025, fp: 'Q1', form: '10-Q', filed: '2025-02-01' });
+    await ingest();
+    expect(await eventually('B to read the new fact', async () => ((await assetsOnB())?.[0] === '731' ? await assetsOnB() : undefined))).toEqual(['731', '725.5', '710', '700', '700']);
   });
 });

@@ -85,8 +85,31 @@ export type ApiKey = Prisma.ApiKeyModel
  * Model Event
  * The canonical event log (an outbox): written in the same transaction as its cause,
  * read by cursor (`seq`) by subscriptions, streams and webhook delivery.
+ * The canonical event log: a row per thing that happened, written in the transaction of its cause.
+ * Readers order by (txid, seq) and see only settled transactions (subscriptions/eventLog.ts).
  */
 export type Event = Prisma.EventModel
+/**
+ * Model RequestRecord
+ * One request to /v1, /graphql or /mcp, as diagnostics show it (written in batches, off the request path).
+ */
+export type RequestRecord = Prisma.RequestRecordModel
+/**
+ * Model LogCheckpoint
+ * Where a reader of the whole event log (the webhook dispatcher) has got to.
+ */
+export type LogCheckpoint = Prisma.LogCheckpointModel
+/**
+ * Model WebhookEndpoint
+ * A customer's HTTPS receiver of signed event deliveries (Standard Webhooks v1).
+ */
+export type WebhookEndpoint = Prisma.WebhookEndpointModel
+/**
+ * Model WebhookDelivery
+ * One attempt to deliver one event to one endpoint. A failed attempt that will be retried is
+ * `retrying`, and the next attempt is a new row; the last failed one is `failed`.
+ */
+export type WebhookDelivery = Prisma.WebhookDeliveryModel
 /**
  * Model Entity
  * A party known to EDGAR: issuer, fund, manager or insider, keyed by its CIK.
@@ -129,9 +152,16 @@ export type CompanyConcept = Prisma.CompanyConceptModel
  */
 export type StatementPeriod = Prisma.StatementPeriodModel
 /**
+ * Model SegmentPeriod
+ * Revenue by segment as last built from a company's dimensional facts (resolvers/segments.ts):
+ * one row per company, segment axis and period, holding the period's members with their shares,
+ * margins, growth and citations. Rebuilt with the company's statement periods.
+ */
+export type SegmentPeriod = Prisma.SegmentPeriodModel
+/**
  * Model StatementProfile
- * What a company's statement periods were built with: its taxonomy and currency, and the
- * version of the derivation rules (a newer version rebuilds them on the next read).
+ * What a company's statement and segment periods were built with: its taxonomy and currency,
+ * and the version of the rules (a newer version rebuilds them on the next read).
  */
 export type StatementProfile = Prisma.StatementProfileModel
 /**
@@ -161,3 +191,16 @@ export type IngestItem = Prisma.IngestItemModel
  * 
  */
 export type IngestRun = Prisma.IngestRunModel
+/**
+ * Model StreamSubscription
+ * A saved reading of the event log (SPEC 4.8): events of the organization of the given types, and
+ * public data events (filing.added) named explicitly and passing the filters. Read by polling
+ * (GET /v1/stream_subscriptions/{id}/events) or live over graphql-ws (streamEvents).
+ */
+export type StreamSubscription = Prisma.StreamSubscriptionModel
+/**
+ * Model StreamTicket
+ * A short-lived, single-use ticket with which a browser opens one stream over graphql-ws
+ * without holding an API key.
+ */
+export type StreamTicket = Prisma.StreamTicketModel

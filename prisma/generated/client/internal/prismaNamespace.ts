@@ -406,6 +406,10 @@ export const ModelName = {
   Membership: 'Membership',
   ApiKey: 'ApiKey',
   Event: 'Event',
+  RequestRecord: 'RequestRecord',
+  LogCheckpoint: 'LogCheckpoint',
+  WebhookEndpoint: 'WebhookEndpoint',
+  WebhookDelivery: 'WebhookDelivery',
   Entity: 'Entity',
   Ticker: 'Ticker',
   Filing: 'Filing',
@@ -413,12 +417,15 @@ export const ModelName = {
   Concept: 'Concept',
   CompanyConcept: 'CompanyConcept',
   StatementPeriod: 'StatementPeriod',
+  SegmentPeriod: 'SegmentPeriod',
   StatementProfile: 'StatementProfile',
   Fact: 'Fact',
   FormRecord: 'FormRecord',
   FilingEvent: 'FilingEvent',
   IngestItem: 'IngestItem',
-  IngestRun: 'IngestRun'
+  IngestRun: 'IngestRun',
+  StreamSubscription: 'StreamSubscription',
+  StreamTicket: 'StreamTicket'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -434,7 +441,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "statementPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun"
+    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1104,6 +1111,302 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    RequestRecord: {
+      payload: Prisma.$RequestRecordPayload<ExtArgs>
+      fields: Prisma.RequestRecordFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.RequestRecordFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestRecordPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.RequestRecordFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestRecordPayload>
+        }
+        findFirst: {
+          args: Prisma.RequestRecordFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestRecordPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.RequestRecordFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestRecordPayload>
+        }
+        findMany: {
+          args: Prisma.RequestRecordFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestRecordPayload>[]
+        }
+        create: {
+          args: Prisma.RequestRecordCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestRecordPayload>
+        }
+        createMany: {
+          args: Prisma.RequestRecordCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.RequestRecordCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestRecordPayload>[]
+        }
+        delete: {
+          args: Prisma.RequestRecordDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestRecordPayload>
+        }
+        update: {
+          args: Prisma.RequestRecordUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestRecordPayload>
+        }
+        deleteMany: {
+          args: Prisma.RequestRecordDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.RequestRecordUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.RequestRecordUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestRecordPayload>[]
+        }
+        upsert: {
+          args: Prisma.RequestRecordUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestRecordPayload>
+        }
+        aggregate: {
+          args: Prisma.RequestRecordAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRequestRecord>
+        }
+        groupBy: {
+          args: Prisma.RequestRecordGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RequestRecordGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.RequestRecordCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RequestRecordCountAggregateOutputType> | number
+        }
+      }
+    }
+    LogCheckpoint: {
+      payload: Prisma.$LogCheckpointPayload<ExtArgs>
+      fields: Prisma.LogCheckpointFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LogCheckpointFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LogCheckpointPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LogCheckpointFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LogCheckpointPayload>
+        }
+        findFirst: {
+          args: Prisma.LogCheckpointFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LogCheckpointPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LogCheckpointFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LogCheckpointPayload>
+        }
+        findMany: {
+          args: Prisma.LogCheckpointFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LogCheckpointPayload>[]
+        }
+        create: {
+          args: Prisma.LogCheckpointCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LogCheckpointPayload>
+        }
+        createMany: {
+          args: Prisma.LogCheckpointCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LogCheckpointCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LogCheckpointPayload>[]
+        }
+        delete: {
+          args: Prisma.LogCheckpointDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LogCheckpointPayload>
+        }
+        update: {
+          args: Prisma.LogCheckpointUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LogCheckpointPayload>
+        }
+        deleteMany: {
+          args: Prisma.LogCheckpointDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LogCheckpointUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LogCheckpointUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LogCheckpointPayload>[]
+        }
+        upsert: {
+          args: Prisma.LogCheckpointUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LogCheckpointPayload>
+        }
+        aggregate: {
+          args: Prisma.LogCheckpointAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLogCheckpoint>
+        }
+        groupBy: {
+          args: Prisma.LogCheckpointGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LogCheckpointGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LogCheckpointCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LogCheckpointCountAggregateOutputType> | number
+        }
+      }
+    }
+    WebhookEndpoint: {
+      payload: Prisma.$WebhookEndpointPayload<ExtArgs>
+      fields: Prisma.WebhookEndpointFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WebhookEndpointFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WebhookEndpointFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        findFirst: {
+          args: Prisma.WebhookEndpointFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WebhookEndpointFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        findMany: {
+          args: Prisma.WebhookEndpointFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>[]
+        }
+        create: {
+          args: Prisma.WebhookEndpointCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        createMany: {
+          args: Prisma.WebhookEndpointCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WebhookEndpointCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>[]
+        }
+        delete: {
+          args: Prisma.WebhookEndpointDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        update: {
+          args: Prisma.WebhookEndpointUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        deleteMany: {
+          args: Prisma.WebhookEndpointDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WebhookEndpointUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WebhookEndpointUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>[]
+        }
+        upsert: {
+          args: Prisma.WebhookEndpointUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookEndpointPayload>
+        }
+        aggregate: {
+          args: Prisma.WebhookEndpointAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWebhookEndpoint>
+        }
+        groupBy: {
+          args: Prisma.WebhookEndpointGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookEndpointGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WebhookEndpointCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookEndpointCountAggregateOutputType> | number
+        }
+      }
+    }
+    WebhookDelivery: {
+      payload: Prisma.$WebhookDeliveryPayload<ExtArgs>
+      fields: Prisma.WebhookDeliveryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.WebhookDeliveryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.WebhookDeliveryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        findFirst: {
+          args: Prisma.WebhookDeliveryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.WebhookDeliveryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        findMany: {
+          args: Prisma.WebhookDeliveryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        create: {
+          args: Prisma.WebhookDeliveryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        createMany: {
+          args: Prisma.WebhookDeliveryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.WebhookDeliveryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        delete: {
+          args: Prisma.WebhookDeliveryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        update: {
+          args: Prisma.WebhookDeliveryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        deleteMany: {
+          args: Prisma.WebhookDeliveryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.WebhookDeliveryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.WebhookDeliveryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>[]
+        }
+        upsert: {
+          args: Prisma.WebhookDeliveryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$WebhookDeliveryPayload>
+        }
+        aggregate: {
+          args: Prisma.WebhookDeliveryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateWebhookDelivery>
+        }
+        groupBy: {
+          args: Prisma.WebhookDeliveryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookDeliveryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.WebhookDeliveryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.WebhookDeliveryCountAggregateOutputType> | number
+        }
+      }
+    }
     Entity: {
       payload: Prisma.$EntityPayload<ExtArgs>
       fields: Prisma.EntityFieldRefs
@@ -1622,6 +1925,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SegmentPeriod: {
+      payload: Prisma.$SegmentPeriodPayload<ExtArgs>
+      fields: Prisma.SegmentPeriodFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SegmentPeriodFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SegmentPeriodPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SegmentPeriodFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SegmentPeriodPayload>
+        }
+        findFirst: {
+          args: Prisma.SegmentPeriodFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SegmentPeriodPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SegmentPeriodFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SegmentPeriodPayload>
+        }
+        findMany: {
+          args: Prisma.SegmentPeriodFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SegmentPeriodPayload>[]
+        }
+        create: {
+          args: Prisma.SegmentPeriodCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SegmentPeriodPayload>
+        }
+        createMany: {
+          args: Prisma.SegmentPeriodCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SegmentPeriodCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SegmentPeriodPayload>[]
+        }
+        delete: {
+          args: Prisma.SegmentPeriodDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SegmentPeriodPayload>
+        }
+        update: {
+          args: Prisma.SegmentPeriodUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SegmentPeriodPayload>
+        }
+        deleteMany: {
+          args: Prisma.SegmentPeriodDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SegmentPeriodUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SegmentPeriodUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SegmentPeriodPayload>[]
+        }
+        upsert: {
+          args: Prisma.SegmentPeriodUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SegmentPeriodPayload>
+        }
+        aggregate: {
+          args: Prisma.SegmentPeriodAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSegmentPeriod>
+        }
+        groupBy: {
+          args: Prisma.SegmentPeriodGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SegmentPeriodGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SegmentPeriodCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SegmentPeriodCountAggregateOutputType> | number
+        }
+      }
+    }
     StatementProfile: {
       payload: Prisma.$StatementProfilePayload<ExtArgs>
       fields: Prisma.StatementProfileFieldRefs
@@ -2066,6 +2443,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    StreamSubscription: {
+      payload: Prisma.$StreamSubscriptionPayload<ExtArgs>
+      fields: Prisma.StreamSubscriptionFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StreamSubscriptionFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamSubscriptionPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StreamSubscriptionFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamSubscriptionPayload>
+        }
+        findFirst: {
+          args: Prisma.StreamSubscriptionFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamSubscriptionPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StreamSubscriptionFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamSubscriptionPayload>
+        }
+        findMany: {
+          args: Prisma.StreamSubscriptionFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamSubscriptionPayload>[]
+        }
+        create: {
+          args: Prisma.StreamSubscriptionCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamSubscriptionPayload>
+        }
+        createMany: {
+          args: Prisma.StreamSubscriptionCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StreamSubscriptionCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamSubscriptionPayload>[]
+        }
+        delete: {
+          args: Prisma.StreamSubscriptionDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamSubscriptionPayload>
+        }
+        update: {
+          args: Prisma.StreamSubscriptionUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamSubscriptionPayload>
+        }
+        deleteMany: {
+          args: Prisma.StreamSubscriptionDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StreamSubscriptionUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StreamSubscriptionUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamSubscriptionPayload>[]
+        }
+        upsert: {
+          args: Prisma.StreamSubscriptionUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamSubscriptionPayload>
+        }
+        aggregate: {
+          args: Prisma.StreamSubscriptionAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStreamSubscription>
+        }
+        groupBy: {
+          args: Prisma.StreamSubscriptionGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StreamSubscriptionGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StreamSubscriptionCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StreamSubscriptionCountAggregateOutputType> | number
+        }
+      }
+    }
+    StreamTicket: {
+      payload: Prisma.$StreamTicketPayload<ExtArgs>
+      fields: Prisma.StreamTicketFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StreamTicketFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamTicketPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StreamTicketFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamTicketPayload>
+        }
+        findFirst: {
+          args: Prisma.StreamTicketFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamTicketPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StreamTicketFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamTicketPayload>
+        }
+        findMany: {
+          args: Prisma.StreamTicketFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamTicketPayload>[]
+        }
+        create: {
+          args: Prisma.StreamTicketCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamTicketPayload>
+        }
+        createMany: {
+          args: Prisma.StreamTicketCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StreamTicketCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamTicketPayload>[]
+        }
+        delete: {
+          args: Prisma.StreamTicketDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamTicketPayload>
+        }
+        update: {
+          args: Prisma.StreamTicketUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamTicketPayload>
+        }
+        deleteMany: {
+          args: Prisma.StreamTicketDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StreamTicketUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StreamTicketUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamTicketPayload>[]
+        }
+        upsert: {
+          args: Prisma.StreamTicketUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StreamTicketPayload>
+        }
+        aggregate: {
+          args: Prisma.StreamTicketAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStreamTicket>
+        }
+        groupBy: {
+          args: Prisma.StreamTicketGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StreamTicketGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StreamTicketCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StreamTicketCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -2200,14 +2725,86 @@ export type ApiKeyScalarFieldEnum = (typeof ApiKeyScalarFieldEnum)[keyof typeof 
 
 export const EventScalarFieldEnum = {
   seq: 'seq',
+  txid: 'txid',
   id: 'id',
   type: 'type',
   orgId: 'orgId',
+  requestId: 'requestId',
   payload: 'payload',
   createdAt: 'createdAt'
 } as const
 
 export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]
+
+
+export const RequestRecordScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  door: 'door',
+  operation: 'operation',
+  method: 'method',
+  path: 'path',
+  status: 'status',
+  errorCode: 'errorCode',
+  meterClass: 'meterClass',
+  cost: 'cost',
+  durationMs: 'durationMs',
+  createdAt: 'createdAt'
+} as const
+
+export type RequestRecordScalarFieldEnum = (typeof RequestRecordScalarFieldEnum)[keyof typeof RequestRecordScalarFieldEnum]
+
+
+export const LogCheckpointScalarFieldEnum = {
+  name: 'name',
+  txid: 'txid',
+  seq: 'seq',
+  updatedAt: 'updatedAt'
+} as const
+
+export type LogCheckpointScalarFieldEnum = (typeof LogCheckpointScalarFieldEnum)[keyof typeof LogCheckpointScalarFieldEnum]
+
+
+export const WebhookEndpointScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  url: 'url',
+  description: 'description',
+  eventTypes: 'eventTypes',
+  status: 'status',
+  disabledReason: 'disabledReason',
+  secretSealed: 'secretSealed',
+  previousSecretSealed: 'previousSecretSealed',
+  previousSecretExpiresAt: 'previousSecretExpiresAt',
+  failingSince: 'failingSince',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  deletedAt: 'deletedAt'
+} as const
+
+export type WebhookEndpointScalarFieldEnum = (typeof WebhookEndpointScalarFieldEnum)[keyof typeof WebhookEndpointScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  id: 'id',
+  endpointId: 'endpointId',
+  orgId: 'orgId',
+  eventId: 'eventId',
+  eventType: 'eventType',
+  attempt: 'attempt',
+  status: 'status',
+  replayOf: 'replayOf',
+  nextAttemptAt: 'nextAttemptAt',
+  lockedUntil: 'lockedUntil',
+  attemptedAt: 'attemptedAt',
+  responseStatus: 'responseStatus',
+  responseExcerpt: 'responseExcerpt',
+  durationMs: 'durationMs',
+  error: 'error',
+  createdAt: 'createdAt'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
 
 
 export const EntityScalarFieldEnum = {
@@ -2313,6 +2910,20 @@ export const StatementPeriodScalarFieldEnum = {
 export type StatementPeriodScalarFieldEnum = (typeof StatementPeriodScalarFieldEnum)[keyof typeof StatementPeriodScalarFieldEnum]
 
 
+export const SegmentPeriodScalarFieldEnum = {
+  cik: 'cik',
+  axis: 'axis',
+  kind: 'kind',
+  axisOrder: 'axisOrder',
+  periodStart: 'periodStart',
+  periodEnd: 'periodEnd',
+  confidence: 'confidence',
+  body: 'body'
+} as const
+
+export type SegmentPeriodScalarFieldEnum = (typeof SegmentPeriodScalarFieldEnum)[keyof typeof SegmentPeriodScalarFieldEnum]
+
+
 export const StatementProfileScalarFieldEnum = {
   cik: 'cik',
   taxonomy: 'taxonomy',
@@ -2412,6 +3023,38 @@ export const IngestRunScalarFieldEnum = {
 } as const
 
 export type IngestRunScalarFieldEnum = (typeof IngestRunScalarFieldEnum)[keyof typeof IngestRunScalarFieldEnum]
+
+
+export const StreamSubscriptionScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  description: 'description',
+  eventTypes: 'eventTypes',
+  tickers: 'tickers',
+  ciks: 'ciks',
+  forms: 'forms',
+  transport: 'transport',
+  status: 'status',
+  startTxid: 'startTxid',
+  startSeq: 'startSeq',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  deletedAt: 'deletedAt'
+} as const
+
+export type StreamSubscriptionScalarFieldEnum = (typeof StreamSubscriptionScalarFieldEnum)[keyof typeof StreamSubscriptionScalarFieldEnum]
+
+
+export const StreamTicketScalarFieldEnum = {
+  hash: 'hash',
+  subscriptionId: 'subscriptionId',
+  orgId: 'orgId',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type StreamTicketScalarFieldEnum = (typeof StreamTicketScalarFieldEnum)[keyof typeof StreamTicketScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -2746,6 +3389,10 @@ export type GlobalOmitConfig = {
   membership?: Prisma.MembershipOmit
   apiKey?: Prisma.ApiKeyOmit
   event?: Prisma.EventOmit
+  requestRecord?: Prisma.RequestRecordOmit
+  logCheckpoint?: Prisma.LogCheckpointOmit
+  webhookEndpoint?: Prisma.WebhookEndpointOmit
+  webhookDelivery?: Prisma.WebhookDeliveryOmit
   entity?: Prisma.EntityOmit
   ticker?: Prisma.TickerOmit
   filing?: Prisma.FilingOmit
@@ -2753,12 +3400,15 @@ export type GlobalOmitConfig = {
   concept?: Prisma.ConceptOmit
   companyConcept?: Prisma.CompanyConceptOmit
   statementPeriod?: Prisma.StatementPeriodOmit
+  segmentPeriod?: Prisma.SegmentPeriodOmit
   statementProfile?: Prisma.StatementProfileOmit
   fact?: Prisma.FactOmit
   formRecord?: Prisma.FormRecordOmit
   filingEvent?: Prisma.FilingEventOmit
   ingestItem?: Prisma.IngestItemOmit
   ingestRun?: Prisma.IngestRunOmit
+  streamSubscription?: Prisma.StreamSubscriptionOmit
+  streamTicket?: Prisma.StreamTicketOmit
 }
 
 /* Types for Logging */

@@ -60,6 +60,10 @@ export const ModelName = {
   Membership: 'Membership',
   ApiKey: 'ApiKey',
   Event: 'Event',
+  RequestRecord: 'RequestRecord',
+  LogCheckpoint: 'LogCheckpoint',
+  WebhookEndpoint: 'WebhookEndpoint',
+  WebhookDelivery: 'WebhookDelivery',
   Entity: 'Entity',
   Ticker: 'Ticker',
   Filing: 'Filing',
@@ -67,12 +71,15 @@ export const ModelName = {
   Concept: 'Concept',
   CompanyConcept: 'CompanyConcept',
   StatementPeriod: 'StatementPeriod',
+  SegmentPeriod: 'SegmentPeriod',
   StatementProfile: 'StatementProfile',
   Fact: 'Fact',
   FormRecord: 'FormRecord',
   FilingEvent: 'FilingEvent',
   IngestItem: 'IngestItem',
-  IngestRun: 'IngestRun'
+  IngestRun: 'IngestRun',
+  StreamSubscription: 'StreamSubscription',
+  StreamTicket: 'StreamTicket'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -186,14 +193,86 @@ export type ApiKeyScalarFieldEnum = (typeof ApiKeyScalarFieldEnum)[keyof typeof 
 
 export const EventScalarFieldEnum = {
   seq: 'seq',
+  txid: 'txid',
   id: 'id',
   type: 'type',
   orgId: 'orgId',
+  requestId: 'requestId',
   payload: 'payload',
   createdAt: 'createdAt'
 } as const
 
 export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]
+
+
+export const RequestRecordScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  door: 'door',
+  operation: 'operation',
+  method: 'method',
+  path: 'path',
+  status: 'status',
+  errorCode: 'errorCode',
+  meterClass: 'meterClass',
+  cost: 'cost',
+  durationMs: 'durationMs',
+  createdAt: 'createdAt'
+} as const
+
+export type RequestRecordScalarFieldEnum = (typeof RequestRecordScalarFieldEnum)[keyof typeof RequestRecordScalarFieldEnum]
+
+
+export const LogCheckpointScalarFieldEnum = {
+  name: 'name',
+  txid: 'txid',
+  seq: 'seq',
+  updatedAt: 'updatedAt'
+} as const
+
+export type LogCheckpointScalarFieldEnum = (typeof LogCheckpointScalarFieldEnum)[keyof typeof LogCheckpointScalarFieldEnum]
+
+
+export const WebhookEndpointScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  url: 'url',
+  description: 'description',
+  eventTypes: 'eventTypes',
+  status: 'status',
+  disabledReason: 'disabledReason',
+  secretSealed: 'secretSealed',
+  previousSecretSealed: 'previousSecretSealed',
+  previousSecretExpiresAt: 'previousSecretExpiresAt',
+  failingSince: 'failingSince',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  deletedAt: 'deletedAt'
+} as const
+
+export type WebhookEndpointScalarFieldEnum = (typeof WebhookEndpointScalarFieldEnum)[keyof typeof WebhookEndpointScalarFieldEnum]
+
+
+export const WebhookDeliveryScalarFieldEnum = {
+  id: 'id',
+  endpointId: 'endpointId',
+  orgId: 'orgId',
+  eventId: 'eventId',
+  eventType: 'eventType',
+  attempt: 'attempt',
+  status: 'status',
+  replayOf: 'replayOf',
+  nextAttemptAt: 'nextAttemptAt',
+  lockedUntil: 'lockedUntil',
+  attemptedAt: 'attemptedAt',
+  responseStatus: 'responseStatus',
+  responseExcerpt: 'responseExcerpt',
+  durationMs: 'durationMs',
+  error: 'error',
+  createdAt: 'createdAt'
+} as const
+
+export type WebhookDeliveryScalarFieldEnum = (typeof WebhookDeliveryScalarFieldEnum)[keyof typeof WebhookDeliveryScalarFieldEnum]
 
 
 export const EntityScalarFieldEnum = {
@@ -299,6 +378,20 @@ export const StatementPeriodScalarFieldEnum = {
 export type StatementPeriodScalarFieldEnum = (typeof StatementPeriodScalarFieldEnum)[keyof typeof StatementPeriodScalarFieldEnum]
 
 
+export const SegmentPeriodScalarFieldEnum = {
+  cik: 'cik',
+  axis: 'axis',
+  kind: 'kind',
+  axisOrder: 'axisOrder',
+  periodStart: 'periodStart',
+  periodEnd: 'periodEnd',
+  confidence: 'confidence',
+  body: 'body'
+} as const
+
+export type SegmentPeriodScalarFieldEnum = (typeof SegmentPeriodScalarFieldEnum)[keyof typeof SegmentPeriodScalarFieldEnum]
+
+
 export const StatementProfileScalarFieldEnum = {
   cik: 'cik',
   taxonomy: 'taxonomy',
@@ -398,6 +491,38 @@ export const IngestRunScalarFieldEnum = {
 } as const
 
 export type IngestRunScalarFieldEnum = (typeof IngestRunScalarFieldEnum)[keyof typeof IngestRunScalarFieldEnum]
+
+
+export const StreamSubscriptionScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  description: 'description',
+  eventTypes: 'eventTypes',
+  tickers: 'tickers',
+  ciks: 'ciks',
+  forms: 'forms',
+  transport: 'transport',
+  status: 'status',
+  startTxid: 'startTxid',
+  startSeq: 'startSeq',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt',
+  deletedAt: 'deletedAt'
+} as const
+
+export type StreamSubscriptionScalarFieldEnum = (typeof StreamSubscriptionScalarFieldEnum)[keyof typeof StreamSubscriptionScalarFieldEnum]
+
+
+export const StreamTicketScalarFieldEnum = {
+  hash: 'hash',
+  subscriptionId: 'subscriptionId',
+  orgId: 'orgId',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  createdAt: 'createdAt'
+} as const
+
+export type StreamTicketScalarFieldEnum = (typeof StreamTicketScalarFieldEnum)[keyof typeof StreamTicketScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -16,6 +16,8 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
  * Model Event
  * The canonical event log (an outbox): written in the same transaction as its cause,
  * read by cursor (`seq`) by subscriptions, streams and webhook delivery.
+ * The canonical event log: a row per thing that happened, written in the transaction of its cause.
+ * Readers order by (txid, seq) and see only settled transactions (subscriptions/eventLog.ts).
  */
 export type EventModel = runtime.Types.Result.DefaultSelection<Prisma.$EventPayload>
 
@@ -29,33 +31,41 @@ export type AggregateEvent = {
 
 export type EventAvgAggregateOutputType = {
   seq: number | null
+  txid: number | null
 }
 
 export type EventSumAggregateOutputType = {
   seq: bigint | null
+  txid: bigint | null
 }
 
 export type EventMinAggregateOutputType = {
   seq: bigint | null
+  txid: bigint | null
   id: string | null
   type: string | null
   orgId: string | null
+  requestId: string | null
   createdAt: Date | null
 }
 
 export type EventMaxAggregateOutputType = {
   seq: bigint | null
+  txid: bigint | null
   id: string | null
   type: string | null
   orgId: string | null
+  requestId: string | null
   createdAt: Date | null
 }
 
 export type EventCountAggregateOutputType = {
   seq: number
+  txid: number
   id: number
   type: number
   orgId: number
+  requestId: number
   payload: number
   createdAt: number
   _all: number
@@ -64,33 +74,41 @@ export type EventCountAggregateOutputType = {
 
 export type EventAvgAggregateInputType = {
   seq?: true
+  txid?: true
 }
 
 export type EventSumAggregateInputType = {
   seq?: true
+  txid?: true
 }
 
 export type EventMinAggregateInputType = {
   seq?: true
+  txid?: true
   id?: true
   type?: true
   orgId?: true
+  requestId?: true
   createdAt?: true
 }
 
 export type EventMaxAggregateInputType = {
   seq?: true
+  txid?: true
   id?: true
   type?: true
   orgId?: true
+  requestId?: true
   createdAt?: true
 }
 
 export type EventCountAggregateInputType = {
   seq?: true
+  txid?: true
   id?: true
   type?: true
   orgId?: true
+  requestId?: true
   payload?: true
   createdAt?: true
   _all?: true
@@ -184,9 +202,11 @@ export type EventGroupByArgs<ExtArgs extends runtime.Types.Extensions.InternalAr
 
 export type EventGroupByOutputType = {
   seq: bigint
+  txid: bigint
   id: string
   type: string
   orgId: string | null
+  requestId: string | null
   payload: runtime.JsonValue
   createdAt: Date
   _count: EventCountAggregateOutputType | null
@@ -216,9 +236,11 @@ export type EventWhereInput = {
   OR?: Prisma.EventWhereInput[]
   NOT?: Prisma.EventWhereInput | Prisma.EventWhereInput[]
   seq?: Prisma.BigIntFilter<"Event"> | bigint | number
+  txid?: Prisma.BigIntFilter<"Event"> | bigint | number
   id?: Prisma.StringFilter<"Event"> | string
   type?: Prisma.StringFilter<"Event"> | string
   orgId?: Prisma.StringNullableFilter<"Event"> | string | null
+  requestId?: Prisma.StringNullableFilter<"Event"> | string | null
   payload?: Prisma.JsonFilter<"Event">
   createdAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   org?: Prisma.XOR<Prisma.OrganizationNullableScalarRelationFilter, Prisma.OrganizationWhereInput> | null
@@ -226,9 +248,11 @@ export type EventWhereInput = {
 
 export type EventOrderByWithRelationInput = {
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   id?: Prisma.SortOrder
   type?: Prisma.SortOrder
   orgId?: Prisma.SortOrderInput | Prisma.SortOrder
+  requestId?: Prisma.SortOrderInput | Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   org?: Prisma.OrganizationOrderByWithRelationInput
@@ -240,8 +264,10 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
   AND?: Prisma.EventWhereInput | Prisma.EventWhereInput[]
   OR?: Prisma.EventWhereInput[]
   NOT?: Prisma.EventWhereInput | Prisma.EventWhereInput[]
+  txid?: Prisma.BigIntFilter<"Event"> | bigint | number
   type?: Prisma.StringFilter<"Event"> | string
   orgId?: Prisma.StringNullableFilter<"Event"> | string | null
+  requestId?: Prisma.StringNullableFilter<"Event"> | string | null
   payload?: Prisma.JsonFilter<"Event">
   createdAt?: Prisma.DateTimeFilter<"Event"> | Date | string
   org?: Prisma.XOR<Prisma.OrganizationNullableScalarRelationFilter, Prisma.OrganizationWhereInput> | null
@@ -249,9 +275,11 @@ export type EventWhereUniqueInput = Prisma.AtLeast<{
 
 export type EventOrderByWithAggregationInput = {
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   id?: Prisma.SortOrder
   type?: Prisma.SortOrder
   orgId?: Prisma.SortOrderInput | Prisma.SortOrder
+  requestId?: Prisma.SortOrderInput | Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.EventCountOrderByAggregateInput
@@ -266,17 +294,21 @@ export type EventScalarWhereWithAggregatesInput = {
   OR?: Prisma.EventScalarWhereWithAggregatesInput[]
   NOT?: Prisma.EventScalarWhereWithAggregatesInput | Prisma.EventScalarWhereWithAggregatesInput[]
   seq?: Prisma.BigIntWithAggregatesFilter<"Event"> | bigint | number
+  txid?: Prisma.BigIntWithAggregatesFilter<"Event"> | bigint | number
   id?: Prisma.StringWithAggregatesFilter<"Event"> | string
   type?: Prisma.StringWithAggregatesFilter<"Event"> | string
   orgId?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
+  requestId?: Prisma.StringNullableWithAggregatesFilter<"Event"> | string | null
   payload?: Prisma.JsonWithAggregatesFilter<"Event">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"Event"> | Date | string
 }
 
 export type EventCreateInput = {
   seq?: bigint | number
+  txid?: bigint | number
   id: string
   type: string
+  requestId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
   org?: Prisma.OrganizationCreateNestedOneWithoutEventsInput
@@ -284,17 +316,21 @@ export type EventCreateInput = {
 
 export type EventUncheckedCreateInput = {
   seq?: bigint | number
+  txid?: bigint | number
   id: string
   type: string
   orgId?: string | null
+  requestId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
 export type EventUpdateInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   id?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   org?: Prisma.OrganizationUpdateOneWithoutEventsNestedInput
@@ -302,35 +338,43 @@ export type EventUpdateInput = {
 
 export type EventUncheckedUpdateInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   id?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
   orgId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type EventCreateManyInput = {
   seq?: bigint | number
+  txid?: bigint | number
   id: string
   type: string
   orgId?: string | null
+  requestId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
 export type EventUpdateManyMutationInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   id?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type EventUncheckedUpdateManyInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   id?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
   orgId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -347,35 +391,43 @@ export type EventOrderByRelationAggregateInput = {
 
 export type EventCountOrderByAggregateInput = {
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   id?: Prisma.SortOrder
   type?: Prisma.SortOrder
   orgId?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
   payload?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
 export type EventAvgOrderByAggregateInput = {
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
 }
 
 export type EventMaxOrderByAggregateInput = {
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   id?: Prisma.SortOrder
   type?: Prisma.SortOrder
   orgId?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
 export type EventMinOrderByAggregateInput = {
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
   id?: Prisma.SortOrder
   type?: Prisma.SortOrder
   orgId?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
 export type EventSumOrderByAggregateInput = {
   seq?: Prisma.SortOrder
+  txid?: Prisma.SortOrder
 }
 
 export type EventCreateNestedManyWithoutOrgInput = {
@@ -430,16 +482,20 @@ export type BigIntFieldUpdateOperationsInput = {
 
 export type EventCreateWithoutOrgInput = {
   seq?: bigint | number
+  txid?: bigint | number
   id: string
   type: string
+  requestId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
 export type EventUncheckedCreateWithoutOrgInput = {
   seq?: bigint | number
+  txid?: bigint | number
   id: string
   type: string
+  requestId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
@@ -475,41 +531,51 @@ export type EventScalarWhereInput = {
   OR?: Prisma.EventScalarWhereInput[]
   NOT?: Prisma.EventScalarWhereInput | Prisma.EventScalarWhereInput[]
   seq?: Prisma.BigIntFilter<"Event"> | bigint | number
+  txid?: Prisma.BigIntFilter<"Event"> | bigint | number
   id?: Prisma.StringFilter<"Event"> | string
   type?: Prisma.StringFilter<"Event"> | string
   orgId?: Prisma.StringNullableFilter<"Event"> | string | null
+  requestId?: Prisma.StringNullableFilter<"Event"> | string | null
   payload?: Prisma.JsonFilter<"Event">
   createdAt?: Prisma.DateTimeFilter<"Event"> | Date | string
 }
 
 export type EventCreateManyOrgInput = {
   seq?: bigint | number
+  txid?: bigint | number
   id: string
   type: string
+  requestId?: string | null
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
 export type EventUpdateWithoutOrgInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   id?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type EventUncheckedUpdateWithoutOrgInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   id?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type EventUncheckedUpdateManyWithoutOrgInput = {
   seq?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
+  txid?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   id?: Prisma.StringFieldUpdateOperationsInput | string
   type?: Prisma.StringFieldUpdateOperationsInput | string
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
@@ -518,9 +584,11 @@ export type EventUncheckedUpdateManyWithoutOrgInput = {
 
 export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   seq?: boolean
+  txid?: boolean
   id?: boolean
   type?: boolean
   orgId?: boolean
+  requestId?: boolean
   payload?: boolean
   createdAt?: boolean
   org?: boolean | Prisma.Event$orgArgs<ExtArgs>
@@ -528,9 +596,11 @@ export type EventSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
 
 export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   seq?: boolean
+  txid?: boolean
   id?: boolean
   type?: boolean
   orgId?: boolean
+  requestId?: boolean
   payload?: boolean
   createdAt?: boolean
   org?: boolean | Prisma.Event$orgArgs<ExtArgs>
@@ -538,9 +608,11 @@ export type EventSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensi
 
 export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   seq?: boolean
+  txid?: boolean
   id?: boolean
   type?: boolean
   orgId?: boolean
+  requestId?: boolean
   payload?: boolean
   createdAt?: boolean
   org?: boolean | Prisma.Event$orgArgs<ExtArgs>
@@ -548,14 +620,16 @@ export type EventSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensi
 
 export type EventSelectScalar = {
   seq?: boolean
+  txid?: boolean
   id?: boolean
   type?: boolean
   orgId?: boolean
+  requestId?: boolean
   payload?: boolean
   createdAt?: boolean
 }
 
-export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"seq" | "id" | "type" | "orgId" | "payload" | "createdAt", ExtArgs["result"]["event"]>
+export type EventOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"seq" | "txid" | "id" | "type" | "orgId" | "requestId" | "payload" | "createdAt", ExtArgs["result"]["event"]>
 export type EventInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   org?: boolean | Prisma.Event$orgArgs<ExtArgs>
 }
@@ -573,9 +647,23 @@ export type $EventPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     seq: bigint
+    /**
+     * the id of the transaction that wrote it (pg_current_xact_id)
+     */
+    txid: bigint
     id: string
     type: string
+    /**
+     * null for public data events (filing.added)
+     */
     orgId: string | null
+    /**
+     * the request that caused it, when one did
+     */
+    requestId: string | null
+    /**
+     * the event's `data`
+     */
     payload: runtime.JsonValue
     createdAt: Date
   }, ExtArgs["result"]["event"]>
@@ -1003,9 +1091,11 @@ export interface Prisma__EventClient<T, Null = never, ExtArgs extends runtime.Ty
  */
 export interface EventFieldRefs {
   readonly seq: Prisma.FieldRef<"Event", 'BigInt'>
+  readonly txid: Prisma.FieldRef<"Event", 'BigInt'>
   readonly id: Prisma.FieldRef<"Event", 'String'>
   readonly type: Prisma.FieldRef<"Event", 'String'>
   readonly orgId: Prisma.FieldRef<"Event", 'String'>
+  readonly requestId: Prisma.FieldRef<"Event", 'String'>
   readonly payload: Prisma.FieldRef<"Event", 'Json'>
   readonly createdAt: Prisma.FieldRef<"Event", 'DateTime'>
 }

@@ -694,14 +694,6 @@ export type FilingUpdateitemsInput = {
   push?: string | string[]
 }
 
-export type NullableIntFieldUpdateOperationsInput = {
-  set?: number | null
-  increment?: number
-  decrement?: number
-  multiply?: number
-  divide?: number
-}
-
 export type FilingCreateNestedOneWithoutSectionsInput = {
   create?: Prisma.XOR<Prisma.FilingCreateWithoutSectionsInput, Prisma.FilingUncheckedCreateWithoutSectionsInput>
   connectOrCreate?: Prisma.FilingCreateOrConnectWithoutSectionsInput

@@ -211,6 +211,8 @@ export type OrganizationWhereInput = {
   memberships?: Prisma.MembershipListRelationFilter
   quotas?: Prisma.OrgQuotaListRelationFilter
   events?: Prisma.EventListRelationFilter
+  webhooks?: Prisma.WebhookEndpointListRelationFilter
+  streams?: Prisma.StreamSubscriptionListRelationFilter
 }
 
 export type OrganizationOrderByWithRelationInput = {
@@ -227,6 +229,8 @@ export type OrganizationOrderByWithRelationInput = {
   memberships?: Prisma.MembershipOrderByRelationAggregateInput
   quotas?: Prisma.OrgQuotaOrderByRelationAggregateInput
   events?: Prisma.EventOrderByRelationAggregateInput
+  webhooks?: Prisma.WebhookEndpointOrderByRelationAggregateInput
+  streams?: Prisma.StreamSubscriptionOrderByRelationAggregateInput
 }
 
 export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
@@ -246,6 +250,8 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   memberships?: Prisma.MembershipListRelationFilter
   quotas?: Prisma.OrgQuotaListRelationFilter
   events?: Prisma.EventListRelationFilter
+  webhooks?: Prisma.WebhookEndpointListRelationFilter
+  streams?: Prisma.StreamSubscriptionListRelationFilter
 }, "id" | "externalId">
 
 export type OrganizationOrderByWithAggregationInput = {
@@ -289,6 +295,8 @@ export type OrganizationCreateInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
   quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateInput = {
@@ -304,6 +312,8 @@ export type OrganizationUncheckedCreateInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
   quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUpdateInput = {
@@ -319,6 +329,8 @@ export type OrganizationUpdateInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
   quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateInput = {
@@ -334,6 +346,8 @@ export type OrganizationUncheckedUpdateInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
   quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyInput = {
@@ -529,6 +543,34 @@ export type OrganizationUpdateOneWithoutEventsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutEventsInput, Prisma.OrganizationUpdateWithoutEventsInput>, Prisma.OrganizationUncheckedUpdateWithoutEventsInput>
 }
 
+export type OrganizationCreateNestedOneWithoutWebhooksInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutWebhooksInput, Prisma.OrganizationUncheckedCreateWithoutWebhooksInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutWebhooksInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutWebhooksNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutWebhooksInput, Prisma.OrganizationUncheckedCreateWithoutWebhooksInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutWebhooksInput
+  upsert?: Prisma.OrganizationUpsertWithoutWebhooksInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutWebhooksInput, Prisma.OrganizationUpdateWithoutWebhooksInput>, Prisma.OrganizationUncheckedUpdateWithoutWebhooksInput>
+}
+
+export type OrganizationCreateNestedOneWithoutStreamsInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutStreamsInput, Prisma.OrganizationUncheckedCreateWithoutStreamsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutStreamsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutStreamsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutStreamsInput, Prisma.OrganizationUncheckedCreateWithoutStreamsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutStreamsInput
+  upsert?: Prisma.OrganizationUpsertWithoutStreamsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutStreamsInput, Prisma.OrganizationUpdateWithoutStreamsInput>, Prisma.OrganizationUncheckedUpdateWithoutStreamsInput>
+}
+
 export type OrganizationCreateWithoutPlanInput = {
   id: string
   name: string
@@ -541,6 +583,8 @@ export type OrganizationCreateWithoutPlanInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
   quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutPlanInput = {
@@ -555,6 +599,8 @@ export type OrganizationUncheckedCreateWithoutPlanInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
   quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutPlanInput = {
@@ -609,6 +655,8 @@ export type OrganizationCreateWithoutQuotasInput = {
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutQuotasInput = {
@@ -623,6 +671,8 @@ export type OrganizationUncheckedCreateWithoutQuotasInput = {
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutQuotasInput = {
@@ -653,6 +703,8 @@ export type OrganizationUpdateWithoutQuotasInput = {
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutQuotasInput = {
@@ -667,6 +719,8 @@ export type OrganizationUncheckedUpdateWithoutQuotasInput = {
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMembershipsInput = {
@@ -681,6 +735,8 @@ export type OrganizationCreateWithoutMembershipsInput = {
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
   quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMembershipsInput = {
@@ -695,6 +751,8 @@ export type OrganizationUncheckedCreateWithoutMembershipsInput = {
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
   quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMembershipsInput = {
@@ -725,6 +783,8 @@ export type OrganizationUpdateWithoutMembershipsInput = {
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
   quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
@@ -739,6 +799,8 @@ export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
   quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutApiKeysInput = {
@@ -753,6 +815,8 @@ export type OrganizationCreateWithoutApiKeysInput = {
   memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
   quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutApiKeysInput = {
@@ -767,6 +831,8 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
   quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutApiKeysInput = {
@@ -797,6 +863,8 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
   quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
@@ -811,6 +879,8 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
   quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutEventsInput = {
@@ -825,6 +895,8 @@ export type OrganizationCreateWithoutEventsInput = {
   apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
   memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
   quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutEventsInput = {
@@ -839,6 +911,8 @@ export type OrganizationUncheckedCreateWithoutEventsInput = {
   apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
   memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
   quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutEventsInput = {
@@ -869,6 +943,8 @@ export type OrganizationUpdateWithoutEventsInput = {
   apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
   memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
   quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutEventsInput = {
@@ -883,6 +959,168 @@ export type OrganizationUncheckedUpdateWithoutEventsInput = {
   apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
   quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationCreateWithoutWebhooksInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  plan: Prisma.PlanCreateNestedOneWithoutOrganizationsInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationUncheckedCreateWithoutWebhooksInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  planKey: string
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationCreateOrConnectWithoutWebhooksInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutWebhooksInput, Prisma.OrganizationUncheckedCreateWithoutWebhooksInput>
+}
+
+export type OrganizationUpsertWithoutWebhooksInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutWebhooksInput, Prisma.OrganizationUncheckedUpdateWithoutWebhooksInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutWebhooksInput, Prisma.OrganizationUncheckedCreateWithoutWebhooksInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutWebhooksInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutWebhooksInput, Prisma.OrganizationUncheckedUpdateWithoutWebhooksInput>
+}
+
+export type OrganizationUpdateWithoutWebhooksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  plan?: Prisma.PlanUpdateOneRequiredWithoutOrganizationsNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  planKey?: Prisma.StringFieldUpdateOperationsInput | string
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationCreateWithoutStreamsInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  plan: Prisma.PlanCreateNestedOneWithoutOrganizationsInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationUncheckedCreateWithoutStreamsInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  planKey: string
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationCreateOrConnectWithoutStreamsInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutStreamsInput, Prisma.OrganizationUncheckedCreateWithoutStreamsInput>
+}
+
+export type OrganizationUpsertWithoutStreamsInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutStreamsInput, Prisma.OrganizationUncheckedUpdateWithoutStreamsInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutStreamsInput, Prisma.OrganizationUncheckedCreateWithoutStreamsInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutStreamsInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutStreamsInput, Prisma.OrganizationUncheckedUpdateWithoutStreamsInput>
+}
+
+export type OrganizationUpdateWithoutStreamsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  plan?: Prisma.PlanUpdateOneRequiredWithoutOrganizationsNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutStreamsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  planKey?: Prisma.StringFieldUpdateOperationsInput | string
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyPlanInput = {
@@ -907,6 +1145,8 @@ export type OrganizationUpdateWithoutPlanInput = {
   memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
   quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutPlanInput = {
@@ -921,6 +1161,8 @@ export type OrganizationUncheckedUpdateWithoutPlanInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
   quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateManyWithoutPlanInput = {
@@ -943,6 +1185,8 @@ export type OrganizationCountOutputType = {
   memberships: number
   quotas: number
   events: number
+  webhooks: number
+  streams: number
 }
 
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -950,6 +1194,8 @@ export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Exte
   memberships?: boolean | OrganizationCountOutputTypeCountMembershipsArgs
   quotas?: boolean | OrganizationCountOutputTypeCountQuotasArgs
   events?: boolean | OrganizationCountOutputTypeCountEventsArgs
+  webhooks?: boolean | OrganizationCountOutputTypeCountWebhooksArgs
+  streams?: boolean | OrganizationCountOutputTypeCountStreamsArgs
 }
 
 /**
@@ -990,6 +1236,20 @@ export type OrganizationCountOutputTypeCountEventsArgs<ExtArgs extends runtime.T
   where?: Prisma.EventWhereInput
 }
 
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountWebhooksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.WebhookEndpointWhereInput
+}
+
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountStreamsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.StreamSubscriptionWhereInput
+}
+
 
 export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1005,6 +1265,8 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   memberships?: boolean | Prisma.Organization$membershipsArgs<ExtArgs>
   quotas?: boolean | Prisma.Organization$quotasArgs<ExtArgs>
   events?: boolean | Prisma.Organization$eventsArgs<ExtArgs>
+  webhooks?: boolean | Prisma.Organization$webhooksArgs<ExtArgs>
+  streams?: boolean | Prisma.Organization$streamsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["organization"]>
 
@@ -1050,6 +1312,8 @@ export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.Interna
   memberships?: boolean | Prisma.Organization$membershipsArgs<ExtArgs>
   quotas?: boolean | Prisma.Organization$quotasArgs<ExtArgs>
   events?: boolean | Prisma.Organization$eventsArgs<ExtArgs>
+  webhooks?: boolean | Prisma.Organization$webhooksArgs<ExtArgs>
+  streams?: boolean | Prisma.Organization$streamsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrganizationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1067,6 +1331,8 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
     memberships: Prisma.$MembershipPayload<ExtArgs>[]
     quotas: Prisma.$OrgQuotaPayload<ExtArgs>[]
     events: Prisma.$EventPayload<ExtArgs>[]
+    webhooks: Prisma.$WebhookEndpointPayload<ExtArgs>[]
+    streams: Prisma.$StreamSubscriptionPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1482,6 +1748,8 @@ export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends run
   memberships<T extends Prisma.Organization$membershipsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$membershipsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MembershipPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   quotas<T extends Prisma.Organization$quotasArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$quotasArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$OrgQuotaPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   events<T extends Prisma.Organization$eventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$eventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  webhooks<T extends Prisma.Organization$webhooksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$webhooksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookEndpointPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  streams<T extends Prisma.Organization$streamsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$streamsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StreamSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2013,6 +2281,54 @@ export type Organization$eventsArgs<ExtArgs extends runtime.Types.Extensions.Int
   take?: number
   skip?: number
   distinct?: Prisma.EventScalarFieldEnum | Prisma.EventScalarFieldEnum[]
+}
+
+/**
+ * Organization.webhooks
+ */
+export type Organization$webhooksArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the WebhookEndpoint
+   */
+  select?: Prisma.WebhookEndpointSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the WebhookEndpoint
+   */
+  omit?: Prisma.WebhookEndpointOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.WebhookEndpointInclude<ExtArgs> | null
+  where?: Prisma.WebhookEndpointWhereInput
+  orderBy?: Prisma.WebhookEndpointOrderByWithRelationInput | Prisma.WebhookEndpointOrderByWithRelationInput[]
+  cursor?: Prisma.WebhookEndpointWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.WebhookEndpointScalarFieldEnum | Prisma.WebhookEndpointScalarFieldEnum[]
+}
+
+/**
+ * Organization.streams
+ */
+export type Organization$streamsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the StreamSubscription
+   */
+  select?: Prisma.StreamSubscriptionSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the StreamSubscription
+   */
+  omit?: Prisma.StreamSubscriptionOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StreamSubscriptionInclude<ExtArgs> | null
+  where?: Prisma.StreamSubscriptionWhereInput
+  orderBy?: Prisma.StreamSubscriptionOrderByWithRelationInput | Prisma.StreamSubscriptionOrderByWithRelationInput[]
+  cursor?: Prisma.StreamSubscriptionWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.StreamSubscriptionScalarFieldEnum | Prisma.StreamSubscriptionScalarFieldEnum[]
 }
 
 /**

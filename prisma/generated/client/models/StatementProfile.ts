@@ -14,8 +14,8 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model StatementProfile
- * What a company's statement periods were built with: its taxonomy and currency, and the
- * version of the derivation rules (a newer version rebuilds them on the next read).
+ * What a company's statement and segment periods were built with: its taxonomy and currency,
+ * and the version of the rules (a newer version rebuilds them on the next read).
  */
 export type StatementProfileModel = runtime.Types.Result.DefaultSelection<Prisma.$StatementProfilePayload>
 

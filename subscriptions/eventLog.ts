@@ -1,0 +1,107 @@
+// Reading the canonical event log in commit-safe order.
+//
+// A reader that pages by `seq` alone can skip an event: sequence values are taken when rows are
+// inserted, not when their transactions commit, so a row with a smaller seq can become visible
+// after the reader has moved past it. Each event therefore records the id of the transaction that
+// wrote it (`txid`, pg_current_xact_id()), and a reader sees only events whose transaction id is
+// below the oldest transaction still running (pg_snapshot_xmin of its snapshot): every one of those
+// has ended, so no event can later appear before the reader's position. The order is (txid, seq):
+// the same for every reader and every replay.
+import { Prisma } from '../prisma/generated/client/client.ts';
+import type { Db, PrismaClient } from '../prisma/db.ts';
+import type { BusEvent } from './bus.ts';
+
+/** A place in the log: after the event written by transaction `txid` with sequence `seq`. */
+export interface LogPosition {
+  txid: bigint;
+  seq: bigint;
+}
+
+export const logStart: LogPosition = { txid: 0n, seq: 0n };
+
+/** The largest txid or seq a position can hold (PostgreSQL bigint). */
+export const maxLogValue = 9_223_372_036_854_775_807n;
+
+/** How long events are kept at least (and so how far back a stream can replay): documented in the OpenAPI contract. */
+export const eventRetentionDays = 30;
+
+export interface LoggedEvent extends BusEvent {
+  position: LogPosition;
+  requestId: string | null;
+}
+
+export interface EventFilter {
+  /** the organization whose events are read; its own events of any type in `types` */
+  orgId: string;
+  /** event types, or ['*'] for every type of the organization's own events */
+  types: string[];
+  /** public data events (orgId null, such as filing.added) are read only when their type is named here */
+  publicTypes: string[];
+}
+
+interface EventRow {
+  seq: bigint;
+  txid: bigint;
+  id: string;
+  type: string;
+  orgId: string | null;
+  requestId: string | null;
+  payload: unknown;
+  createdAt: Date;
+}
+
+function toLogged(row: EventRow): LoggedEvent {
+  return {
+    id: row.id,
+    seq: row.seq.toString(),
+    type: row.type,
+    orgId: row.orgId,
+    requestId: row.requestId,
+    payload: row.payload,
+    createdAt: row.createdAt.toISOString(),
+    position: { txid: row.txid, seq: row.seq },
+  };
+}
+
+const visible = Prisma.sql`"txid" < (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint`;
+
+/**
+ * Events after `after` that every transaction before them has settled, oldest first. Reading
+ * again from the same position returns the same events, in the same order, while they are kept.
+ */
+export async function readEvents(prisma: PrismaClient, filter: EventFilter, after: LogPosition, limit: number): Promise<LoggedEvent[]> {
+  const allTypes = filter.types.includes('*');
+  const own = allTypes ? Prisma.sql`"orgId" = ${filter.orgId}` : Prisma.sql`("orgId" = ${filter.orgId} AND "type" = ANY(${filter.types}::text[]))`;
+  const rows = await prisma.$queryRaw<EventRow[]>`
+    SELECT "seq", "txid", "id", "type", "orgId", "requestId", "payload", "createdAt" FROM "Event"
+    WHERE ("txid", "seq") > (${after.txid}::bigint, ${after.seq}::bigint) AND ${visible}
+      AND (${own} OR ("orgId" IS NULL AND "type" = ANY(${filter.publicTypes}::text[])))
+    ORDER BY "txid", "seq"
+    LIMIT ${limit}`;
+  return rows.map(toLogged);
+}
+
+/** Events of every organization and every type after `after`, oldest first (the webhook dispatcher's read). */
+export async function readAllEvents(prisma: Db, after: LogPosition, limit: number): Promise<LoggedEvent[]> {
+  const rows = await prisma.$queryRaw<EventRow[]>`
+    SELECT "seq", "txid", "id", "type", "orgId", "requestId", "payload", "createdAt" FROM "Event"
+    WHERE ("txid", "seq") > (${after.txid}::bigint, ${after.seq}::bigint) AND ${visible}
+    ORDER BY "txid", "seq"
+    LIMIT ${limit}`;
+  return rows.map(toLogged);
+}
+
+/**
+ * The position from which a reader sees every event committed from now on: after all the events
+ * of transactions that have already ended. (Events of transactions still running now come after it.)
+ */
+export async function currentPosition(prisma: PrismaClient): Promise<LogPosition> {
+  const [row] = await prisma.$queryRaw<{ xmin: bigint }[]>`SELECT (pg_snapshot_xmin(pg_current_snapshot())::text)::bigint AS "xmin"`;
+  return { txid: row!.xmin - 1n, seq: maxLogValue };
+}
+
+/** An event as every door serves it: webhook bodies, stream pages, diagnostics. */
+export function servedEvent(event: { id: string; type: string; createdAt: Date | string; orgId: string | null; requestId: string | null; payload: unknown }) {
+  const createdAt = typeof event.createdAt === 'string' ? event.createdAt : event.createdAt.toISOString();
+  return { object: 'event' as const, id: event.id, type: event.type, createdAt, orgId: event.orgId, requestId: event.requestId, data: event.payload };
+}
