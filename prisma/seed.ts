@@ -79,6 +79,20 @@ export const plans: {
       analytics: { minute: 30, hour: 500, day: 5000 },
     },
   },
+  {
+    key: 'enterprise',
+    name: 'Enterprise',
+    description: 'Contracted volumes, set up by us (billing:set-plan).',
+    monthlyPriceCents: 0,
+    selfServe: false,
+    quotas: {
+      platform: { minute: 3000, hour: 100000, day: 1000000 },
+      data_read: { minute: 3000, hour: 100000, day: 1000000 },
+      graphql: { minute: 300000, hour: 10000000, day: 100000000 },
+      mcp: { minute: 1000, hour: 50000, day: 500000 },
+      analytics: { minute: 300, hour: 10000, day: 100000 },
+    },
+  },
 ];
 
 const periods: QuotaPeriod[] = ['minute', 'hour', 'day'];

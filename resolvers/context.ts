@@ -8,6 +8,7 @@ import type { EventBus } from '../subscriptions/bus.ts';
 import type { RequestCache } from './requestCache.ts';
 import type { SessionVerifier } from './sessions.ts';
 import type { RequestLog } from '../server/requestLog.ts';
+import type { Admission } from './billing/admission.ts';
 
 /** Long-lived parts of one running service. */
 export interface Services {
@@ -21,6 +22,8 @@ export interface Services {
   webhooks: WebhookSettings;
   /** every request's diagnostics record, written in batches */
   requestLog: RequestLog;
+  /** pays for metered requests before they run (billing gates, grant and credit) */
+  admission: Admission;
 }
 
 /** What the webhook routes and worker need besides the database. */

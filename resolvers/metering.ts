@@ -1,10 +1,13 @@
-// Charging a request to its organization's quota windows before it runs (SPEC 8).
+// Charging a request before it runs, the same for every door (REST, GraphQL, MCP): the plan's
+// quota windows (SPEC 8), then its price, paid from the starter grant, the plan or prepaid credit
+// (resolvers/billing/admission.ts), or refused with a 402 (SPEC 7.1).
 import { ApiError } from '../server/errors.ts';
+import type { AdmittedCharge } from './billing/admission.ts';
 import type { Services } from './context.ts';
 import { cachedQuotas } from './orgs.ts';
 
 /** `units`: 1 for a request; a GraphQL operation's cost for the graphql class. */
-export async function chargeQuota(services: Services, orgId: string, meterClass: string, units = 1): Promise<void> {
+export async function chargeQuota(services: Services, orgId: string, meterClass: string, units = 1, requestId = ''): Promise<AdmittedCharge> {
   const found = await cachedQuotas(services, orgId);
   if (!found) throw new ApiError('organization_missing', 'The organization of this credential no longer exists.');
   const windows = found.quotas.filter((q) => q.meterClass === meterClass);
@@ -21,7 +24,7 @@ export async function chargeQuota(services: Services, orgId: string, meterClass:
     });
   }
   const decision = await services.limiter.consume(`${orgId}:${meterClass}`, windows, windows[0]!.failMode, units);
-  if (decision.allowed === true) return;
+  if (decision.allowed === true) return services.admission.admit(found.org, meterClass, units, requestId);
   if (decision.allowed === 'unavailable') {
     throw new ApiError('rate_limiter_unavailable', 'Quota checks are temporarily unavailable for this class of request; retry shortly.', { retryAfter: 1 });
   }

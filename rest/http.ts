@@ -8,6 +8,7 @@ import type { Principal, Services } from '../resolvers/context.ts';
 import { chargeQuota } from '../resolvers/metering.ts';
 import { ApiError, envelope, toApiError, unexpectedError } from '../server/errors.ts';
 import { publicCacheControl } from '../server/securityHeaders.ts';
+import { idempotency } from './idempotency.ts';
 import { parseParams } from './params.ts';
 import { locals } from './requestContext.ts';
 import type { Route } from './route.ts';
@@ -55,6 +56,15 @@ export function serviceVersion(req: Request, res: Response, next: NextFunction) 
   );
 }
 
+/** express.json's `verify`: keeps the bytes of bodies a route verifies a signature over. */
+export function keepRawBody(req: Request, _res: Response, buffer: Buffer) {
+  (req as Request & { rawBody?: Buffer }).rawBody = buffer;
+}
+
+function rawBodyOf(req: Request): string {
+  return (req as Request & { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '';
+}
+
 export function routeHandler(services: Services, route: Route) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -69,12 +79,19 @@ export function routeHandler(services: Services, route: Route) {
       if (route.params.body && req.body === undefined && Number(req.get('content-length') ?? 0) > 0) {
         throw new ApiError('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.');
       }
-      const params = parseParams(route, { path: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body: req.body });
+      const body = route.signedBody ? { payload: rawBodyOf(req), signature: req.get(route.signedBody.header) ?? '' } : req.body;
+      const params = parseParams(route, { path: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body });
+      // Idempotency-Key: a replay is answered here; otherwise the key is held until the answer is stored.
+      if (await idempotency(services, route, principal, params, req, res)) return;
       if (route.meter) {
         res.set('Service-Meter-Class', route.meter);
-        if (principal?.orgId) await chargeQuota(services, principal.orgId, route.meter);
+        if (principal?.orgId) {
+          const charge = await chargeQuota(services, principal.orgId, route.meter, 1, requestId);
+          res.set('Service-Estimated-Cost', String(charge.priceMillicents));
+        }
       }
       if (route.access === 'public' && route.method === 'GET') res.set('Cache-Control', publicCacheControl);
+      if (route.stream) return await route.stream(params, { ...services, principal, requestId }, res); // exports write their own download
       res.status(200).json(await route.run(params, { ...services, principal, requestId }));
     } catch (error) {
       next(error);

@@ -4,6 +4,7 @@ import { defaultGraphqlMaxCost } from '../server/config.ts';
 import { z } from 'zod';
 import { errorStatus } from '../server/errors.ts';
 import { maxBodyBytes } from './http.ts';
+import { idempotentRoute } from './idempotency.ts';
 import type { Route } from './route.ts';
 import { apiVersion } from './version.ts';
 
@@ -29,6 +30,8 @@ const description = `Investor Data Service: SEC filing data, analytics and the p
 **GraphQL cost.** \`POST /graphql\` prices each operation before it runs: every field selected costs 1, a field with a page size (\`limit\`, \`first\`, \`last\`) costs its selection that many times, and \`facts\` (100), \`statements\` and \`segments\` (1,000 each) cost their work. An operation over ${'${graphqlMaxCostDefault}'} (the default maximum, set by the operator) is refused with 400 \`query_cost_exceeded\` (\`details.cost\`, \`details.limit\`); also refused: depth over 15 (\`query_depth_exceeded\`), more than 30 aliases (\`query_aliases_exceeded\`), more than 5,000 tokens (\`query_tokens_exceeded\`) and a batch (\`batching_not_supported\`). The cost is charged to the \`graphql\` meter class, whose windows count cost units, and reported in \`extensions.cost\` (\`requested\`, \`limit\`) and the \`Service-Token-Count\` header. The /v1 routes run the same operations and are charged once, by their own meter class.
 
 **Lists.** Cursor-paginated lists take \`limit\` (1 to 100, default 25) and \`cursor\` (the previous page's \`nextCursor\`) and answer \`{object: "list", data, hasMore, nextCursor}\`. A \`limit\` out of range or an unknown parameter is 400 \`invalid_query_parameter\` with \`details.parameter\` and \`details.acceptedValues\`. Every GET takes \`view\` (\`default\`, \`compact\`, \`agent\`).
+
+**Idempotency.** Every POST, PUT, PATCH and DELETE that needs a credential takes an optional \`Idempotency-Key\` header (1 to 255 printable ASCII characters; a UUID is a good choice). Keys are kept 24 hours per organization. A retry with the same key and the same request (method, path, parameters and body) answers the first status and body again, byte for byte, with \`Idempotent-Replayed: true\`, without running the operation or charging quota again; this includes a secret the first answer revealed (a new API key, a webhook signing secret), since the same caller already received it (stored answers are encrypted). The same key with a different request is 422 \`idempotency_key_reused\`; while the first request is still running it is 409 \`idempotency_key_in_use\` (retryable, \`Retry-After\`). Saved are the answers of requests that started: 2xx and 4xx. Not saved, so that a retry with the same key runs again: a request refused before it started (credentials, access, parameters: fix it and retry with the same key), a quota or billing refusal (429, 402), and a 5xx.
 
 **Bodies.** JSON, at most ${maxBodyBytes} bytes (413 \`request_too_large\` beyond); malformed JSON is 400 \`invalid_json\`; a body that fails its schema is 400 \`validation_error\` with \`details.issues[]\`.`;
 
@@ -57,6 +60,8 @@ const errorEnvelope: JsonSchema = {
   },
 };
 
+const replayedHeader = { description: 'Present (`true`) when this is the stored answer of an earlier request with the same Idempotency-Key', schema: { type: 'string', const: 'true' } };
+
 const commonHeaders = {
   'Request-Id': { description: 'Identifier of this request', schema: { type: 'string' } },
   traceparent: { description: 'W3C trace context of this request', schema: { type: 'string' } },
@@ -73,12 +78,23 @@ function errorCodes(route: Route): Map<number, string[]> {
   if (route.access === 'org' || route.access === 'dashboard') codes.push('organization_missing');
   if (route.access === 'dashboard') codes.push('missing_browser_session', 'browser_session_required');
   if (route.meter) codes.push('rate_limit_exceeded', 'billing_required', 'rate_limiter_unavailable');
+  if (idempotentRoute(route)) codes.push('idempotency_key_in_use', 'idempotency_key_reused');
   const byStatus = new Map<number, string[]>();
   for (const code of new Set(codes)) {
     const status = errorStatus[code as keyof typeof errorStatus];
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return new Map([...byStatus].sort(([a], [b]) => a - b));
+}
+
+const streamedNote =
+  'A download, streamed as it is read (constant memory on both sides, any size): `format=ndjson` (default) is `application/x-ndjson`, one record a line; `format=json` is `application/json`, one array of the records. ' +
+  'Errors found before the first byte (parameters, credentials, quota, the first page) are the error envelope; a failure after it ends the download abruptly, without its last line or closing `]`, so an incomplete file never looks complete.';
+
+/** An export's 200: the same records as NDJSON lines or as one JSON array (`response` is the array). */
+function exportContent(route: Route) {
+  const array = jsonSchema(route.response, 'output');
+  return { 'application/x-ndjson': { schema: array.items }, 'application/json': { schema: array } };
 }
 
 function operation(route: Route) {
@@ -91,22 +107,34 @@ function operation(route: Route) {
       parameters.push({ name, in: where, required: where === 'path' || (object.required ?? []).includes(name) && !('default' in property), ...(about ? { description: about } : {}), schema: propertySchema });
     }
   }
+  if (route.signedBody) parameters.push({ name: route.signedBody.header, in: 'header', required: true, description: 'The sender\'s signature over the raw body', schema: { type: 'string' } });
   if (route.path.startsWith('/v1')) parameters.push({ $ref: '#/components/parameters/ServiceVersion' });
+  const idempotent = idempotentRoute(route);
+  if (idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  // the answers a key stores, and so may replay
+  const replayed = (status: number) => (idempotent && status < 500 && status !== 402 && status !== 429 ? { 'Idempotent-Replayed': replayedHeader } : {});
 
   const responses: Record<string, unknown> = {
     200: {
-      description: route.summary,
+      description: route.stream ? `${route.summary}. ${streamedNote}` : route.summary,
       headers: {
         ...commonHeaders,
-        ...(route.meter ? { 'Service-Meter-Class': { description: 'The meter class this request was charged to', schema: { type: 'string', const: route.meter } } } : {}),
+        ...replayed(200),
+        ...(route.meter
+          ? {
+              'Service-Meter-Class': { description: 'The meter class this request was charged to', schema: { type: 'string', const: route.meter } },
+              'Service-Estimated-Cost': { description: 'The list price of this request in millicents (1/1,000 of a cent), whether the starter grant, the plan or prepaid credit paid it', schema: { type: 'integer' } },
+            }
+          : {}),
+        ...(route.stream ? { 'Content-Disposition': { description: 'attachment; filename="<records>-<YYYY-MM-DD>.<format>"', schema: { type: 'string' } } } : {}),
       },
-      content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+      content: route.stream ? exportContent(route) : { 'application/json': { schema: jsonSchema(route.response, 'output') } },
     },
   };
   for (const [status, codes] of errorCodes(route)) {
     responses[status] = {
       description: `Error envelope; \`code\` is one of: ${codes.map((c) => `\`${c}\``).join(', ')}`,
-      headers: { ...commonHeaders, ...(status === 429 || status === 503 ? { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } : {}) },
+      headers: { ...commonHeaders, ...replayed(status), ...(status === 429 || status === 503 || (status === 409 && idempotent) ? { 'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } } } : {}) },
       content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
     };
   }
@@ -122,7 +150,7 @@ function operation(route: Route) {
     ...(route.meter ? { 'x-meter-class': route.meter } : {}),
     security,
     ...(parameters.length ? { parameters } : {}),
-    ...(route.params.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.params.body, 'input') } } } } : {}),
+    ...(route.params.body ? { requestBody: { required: true, content: { 'application/json': { schema: route.signedBody ? { type: 'object', description: 'The sender\'s event, exactly as it signed it' } : jsonSchema(route.params.body, 'input') } } } } : {}),
     responses,
   };
 }
@@ -179,6 +207,13 @@ export function buildOpenApi(routes: Route[]) {
           required: false,
           description: `The API version the client was written against. Absent means the current version (${apiVersion}); other values are refused.`,
           schema: { type: 'string', enum: [apiVersion] },
+        },
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'A key of your choice (a UUID) that makes a retry of this request safe: for 24 hours, the same key with the same request answers the first status and body again, with `Idempotent-Replayed: true`. The same key with a different request is 422 `idempotency_key_reused`; while the first is still running, 409 `idempotency_key_in_use`.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
         },
       },
       schemas: {

@@ -1,10 +1,12 @@
 // One entry of the route table: how a /v1 path is authorized, metered, validated, executed
 // and shaped. REST serves it, OpenAPI documents it, and (later) MCP lists it as a tool.
+import type { ServerResponse } from 'node:http';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { z } from 'zod';
 import type { Access } from '../resolvers/access.ts';
 import type { Context } from '../resolvers/context.ts';
 import { runOperation } from './executor.ts';
+import { formatParam, streamExport } from './export.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -33,9 +35,16 @@ export interface Route {
   response: z.ZodType;
   /** error codes this route can answer with, beyond the ones every route of its access class has */
   errors?: string[];
+  /**
+   * The body is a signed notice from another service: the route receives `{payload, signature}`
+   * (the raw body as sent, and this header) instead of parsed JSON, to verify before trusting it.
+   */
+  signedBody?: { header: string };
   /** listed as an MCP tool of the same name, answering with the route's agent view */
   mcp?: boolean;
   run(params: { path: any; query: any; body: any }, ctx: Context): Promise<unknown>;
+  /** an export: answers by writing a download itself instead of one JSON body (see exportRoute) */
+  stream?(params: { path: any; query: any; body: any }, ctx: Context, res: ServerResponse): Promise<void>;
 }
 
 /** What a route says about itself: everything but how it runs and what its params and response are typed as. */
@@ -104,4 +113,28 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
     nextCursor: z.string().nullable().describe('Pass as `cursor` to get the next page; null on the last page.'),
     requestId: z.string(),
   });
+}
+
+/**
+ * The export of a cursor-paginated list route, at its path + `/export`: the same filters, `format`
+ * instead of `limit` and `cursor`, and every record of the list streamed (rest/export.ts) by paging
+ * through the list's own operation. Documented as `response`: the JSON form, an array of the list's items.
+ */
+export function exportRoute(list: Route, def: { name: string; summary: string; description: string }): Route {
+  const items = (list.response as ReturnType<typeof listEnvelope>).shape?.data;
+  if (!(items instanceof z.ZodArray) || !list.params.query) throw new Error(`${list.name} is not a cursor-paginated list`);
+  const { limit: _limit, cursor: _cursor, ...filters } = list.params.query.shape;
+  return {
+    ...def,
+    method: 'GET',
+    path: `${list.path}/export`,
+    tag: list.tag,
+    access: list.access,
+    meter: list.meter,
+    errors: list.errors,
+    params: { path: list.params.path, query: z.strictObject({ ...filters, format: formatParam }) },
+    response: items,
+    run: () => Promise.reject(new Error(`${def.name} is streamed, not answered as one body`)),
+    stream: (params, ctx, res) => streamExport(list, params, ctx, res),
+  };
 }

@@ -13,7 +13,7 @@ export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
   DefaultFieldNullability: false;
-  Scalars: { DateTime: { Input: Date; Output: Date | string }; Date: { Input: string; Output: Date | string }; JSON: { Input: unknown; Output: unknown } };
+  Scalars: { DateTime: { Input: Date; Output: Date | string }; Date: { Input: string; Output: Date | string }; JSON: { Input: unknown; Output: unknown }; Long: { Input: bigint; Output: bigint | number } };
 }>({
   plugins: [PrismaPlugin, RelayPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
@@ -53,6 +53,24 @@ builder.addScalarType(
     description: 'A JSON value: the structured record of a form or event, as documented per family',
     serialize: (value) => value,
     parseValue: (value) => value,
+  }),
+);
+
+builder.addScalarType(
+  'Long',
+  new GraphQLScalarType<bigint | null, number>({
+    name: 'Long',
+    description: 'A whole number beyond 32 bits (amounts of millicents), exact up to 2^53',
+    serialize: (value) => {
+      const n = Number(value as bigint | number);
+      if (!Number.isSafeInteger(n)) throw new TypeError('a Long is a whole number within 2^53');
+      return n;
+    },
+    parseValue: (value) => {
+      if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new TypeError('a Long is a whole number within 2^53');
+      return BigInt(value);
+    },
+    parseLiteral: (ast) => (ast.kind === Kind.INT ? BigInt(ast.value) : null),
   }),
 );
 

@@ -6,6 +6,8 @@ import './financials.ts';
 import './webhooks.ts';
 import './diagnostics.ts';
 import './streams.ts';
+import './delivery.ts';
+import './billing.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,7 +1,7 @@
 // Organizations, principals, API keys, quota limits and the public billing catalog.
 import { assertAccess, requireOrg } from '../resolvers/access.ts';
 import { createApiKey, revokeApiKey } from '../resolvers/apiKeys.ts';
-import { pricingCatalog, processorConfig } from '../resolvers/billing.ts';
+import { pricingCatalog, processorConfig } from '../resolvers/billing/catalog.ts';
 import type { Principal } from '../resolvers/context.ts';
 import { cachedQuotas, effectiveQuotas, type EffectiveQuota } from '../resolvers/orgs.ts';
 import { ApiError } from '../server/errors.ts';

@@ -9,7 +9,7 @@
 // - stream poll requests per second (GET /v1/stream_subscriptions/{id}/events, autocannon);
 // - what recording every request for diagnostics costs: req/s of GET /v1/limits with
 //   IDS_REQUEST_RECORDS on and off, interleaved over BENCH_ROUNDS rounds (3), and their ratio.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { ensureDatabase } from './benchDatabase.ts';
+import { ensureDatabase, startInstance as startCompiled, stopInstances } from './benchDatabase.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ids_bench_events';
@@ -29,29 +29,12 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(redisUrl);
 
-async function startInstance(extra: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+async function startInstance(extra: NodeJS.ProcessEnv = {}) {
   const port = 5400 + Math.floor(Math.random() * 500);
-  const env = { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: String(port), HOST: '127.0.0.1', IDS_AUTO_INGEST: 'off', IDS_DEMO_ORG: 'off', LOG_LEVEL: 'warn', IDS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', IDS_WEBHOOK_SECRET_KEY: randomKey, ...extra };
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-    if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}`);
-    if (await fetch(`${url}/v1/billing/rates`).then((r) => r.ok, () => false)) return { child, url };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('instance did not start');
+  return startCompiled(root, { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: String(port), HOST: '127.0.0.1', IDS_AUTO_INGEST: 'off', IDS_DEMO_ORG: 'off', LOG_LEVEL: 'warn', IDS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', IDS_WEBHOOK_SECRET_KEY: randomKey, ...extra });
 }
 
-async function stopAll(instances: { child: ChildProcess }[]) {
-  await Promise.all(
-    instances.map(({ child }) => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      process.kill(-child.pid!, 'SIGTERM');
-      return exited;
-    }),
-  );
-}
+const stopAll = stopInstances;
 
 const randomKey = randomBytes(32).toString('base64');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;

@@ -1,4 +1,6 @@
-// The PostgreSQL database a benchmark runs on: created if missing (dropped first with `fresh`).
+// What benchmarks share: the PostgreSQL database they run on (created if missing, dropped first
+// with `fresh`), and service instances run as `npm start` runs them (compiled, dist/main.js).
+import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 
 export async function ensureDatabase(url: string, fresh = false): Promise<void> {
@@ -14,4 +16,28 @@ export async function ensureDatabase(url: string, fresh = false): Promise<void> 
   } finally {
     await client.end();
   }
+}
+
+/** Starts dist/main.js with `env` (which names its PORT); resolves once it answers. */
+export async function startInstance(root: string, env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['dist/main.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  const url = `http://127.0.0.1:${env.PORT}`;
+  for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+    if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}`);
+    if (await fetch(`${url}/v1/billing/rates`).then((r) => r.ok, () => false)) return { child, url };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('instance did not start');
+}
+
+/** SIGTERM to each instance (they settle and close), resolved once all have exited. */
+export async function stopInstances(instances: { child: ChildProcess }[]): Promise<void> {
+  await Promise.all(
+    instances.map(({ child }) => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      process.kill(-child.pid!, 'SIGTERM');
+      return exited;
+    }),
+  );
 }

@@ -6,6 +6,7 @@ import { openAdapter, describeTarget } from '../prisma/adapter.ts';
 import type { PrismaClient } from '../prisma/db.ts';
 import { createMigration } from '../prisma/migrate.ts';
 import { issueApiKey } from '../resolvers/apiKeys.ts';
+import { adjustCredits, planStates, setPlan } from '../resolvers/billing/account.ts';
 import { addMember, createOrganization } from '../resolvers/orgs.ts';
 import { localSessionSecret, mintLocalSession } from '../resolvers/sessions.ts';
 import { runIngest, summaryLine, terminalProgress } from '../ingest/run.ts';
@@ -132,6 +133,37 @@ export const commands: Record<string, Command> = {
         const failed = await prisma.ingestItem.findMany({ where: { status: { in: ['failed', 'partial'] } }, orderBy: [{ status: 'asc' }, { sourceKey: 'asc' }] });
         for (const item of failed) ctx.say(`${item.status}\t${item.sourceKey}\t${item.kind}\t${item.reason}`);
         ctx.say(`${failed.filter((i) => i.status === 'failed').length} failed, ${failed.filter((i) => i.status === 'partial').length} partly loaded`);
+      }),
+  },
+  'billing:set-plan': {
+    usage: 'billing:set-plan --org <id> --plan <key> [--state <state>]',
+    help: `Move an organization to a plan (sandbox_grant, payg, personal, team, enterprise) and billing state (${planStates.join(', ')}; default: sandbox_grant for the starter plan, else active). Every instance applies it at once.`,
+    options: { org: { type: 'string' }, plan: { type: 'string' }, state: { type: 'string' } },
+    run: (values, _positionals, ctx) =>
+      withDatabase(ctx, async ({ prisma, bus }) => {
+        if (!values.org || !values.plan) throw new Error('--org and --plan are required');
+        const state = values.state as string | undefined;
+        if (state && !(planStates as readonly string[]).includes(state)) throw new Error(`--state must be one of ${planStates.join(', ')}`);
+        if (!(await prisma.organization.findUnique({ where: { id: values.org as string } }))) throw new Error(`no organization ${values.org}`);
+        const org = await setPlan({ prisma, bus }, values.org as string, values.plan as string, state).catch((error) => {
+          throw new Error(error.message);
+        });
+        ctx.say(`${org.id} ${org.planKey} ${org.billingState}`);
+      }),
+  },
+  'credits:adjust': {
+    usage: 'credits:adjust --org <id> --amount-cents <n> --reason <text>',
+    help: 'Add (or with a negative amount, remove) prepaid credit as an `adjustment` entry of the ledger, with the reason as its description. Never takes the balance below zero.',
+    options: { org: { type: 'string' }, 'amount-cents': { type: 'string' }, reason: { type: 'string' } },
+    run: (values, _positionals, ctx) =>
+      withDatabase(ctx, async ({ prisma, bus }) => {
+        const amount = Number(values['amount-cents']);
+        if (!values.org || !Number.isSafeInteger(amount) || amount === 0 || !values.reason) throw new Error('--org, a whole non-zero --amount-cents and --reason are required');
+        if (!(await prisma.organization.findUnique({ where: { id: values.org as string } }))) throw new Error(`no organization ${values.org}`);
+        const entry = await adjustCredits({ prisma, bus }, values.org as string, amount, values.reason as string).catch((error) => {
+          throw new Error(error.message);
+        });
+        ctx.say(`${entry.id} ${entry.amountMillicents} millicents, balance ${entry.balanceAfterMillicents} millicents`);
       }),
   },
   session: {

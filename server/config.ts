@@ -21,12 +21,31 @@ export interface Config {
   stateDir: string;
   database: DatabaseTarget;
   redisUrl?: string;
+  /** IDS_REDIS_COMMAND_TIMEOUT_MS: how long a Redis command may take before the limiter decides locally (150) */
+  redisCommandTimeoutMs: number;
   logLevel: string;
   /** an external identity provider; without one, sessions come from the local secret in the state folder */
   identityProvider?: IdentityProviderConfig;
   /** the public address of this service, used in OAuth metadata (defaults to http://localhost:PORT) */
   publicUrl: string;
-  stripe: { publishableKeyTest?: string; publishableKeyLive?: string };
+  stripe: {
+    publishableKeyTest?: string;
+    publishableKeyLive?: string;
+    /** STRIPE_SECRET_KEY: without it the routes that need the processor answer 503 payment_processor_unavailable */
+    secretKey?: string;
+    /** STRIPE_WEBHOOK_SECRET: verifies POST /v1/billing/webhooks/processor */
+    webhookSecret?: string;
+    /** STRIPE_API_BASE: the address of a Stripe-speaking server (local development and tests) */
+    apiBase?: string;
+    /** STRIPE_PRICE_PERSONAL, STRIPE_PRICE_TEAM: the subscription prices checkout sells */
+    prices: { personal?: string; team?: string };
+  };
+  billing: {
+    /** IDS_BILLING: `off` serves metered requests without billing gates or debits (to measure what they cost) */
+    enforced: boolean;
+    /** IDS_BILLING_SETTLE_MS: how often an instance settles the credit it has admitted into the ledger */
+    settleMs: number;
+  };
   /** browser origins allowed to read answers cross-origin (IDS_CORS_ORIGINS); `*` for any; none by default */
   corsOrigins: string[];
   /** the most a single GraphQL operation may cost (IDS_GRAPHQL_MAX_COST; see server/graphqlCost.ts) */
@@ -76,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stateDir,
     database: env.DATABASE_URL ? { kind: 'postgres', url: env.DATABASE_URL } : { kind: 'pglite', dataDir: path.join(stateDir, 'pglite') },
     redisUrl: env.REDIS_URL || undefined,
+    redisCommandTimeoutMs: nonNegativeInteger(env, 'IDS_REDIS_COMMAND_TIMEOUT_MS', 150) || 150,
     logLevel: env.LOG_LEVEL ?? 'info',
     identityProvider: issuer
       ? {
@@ -90,6 +110,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     stripe: {
       publishableKeyTest: env.STRIPE_PUBLISHABLE_KEY_TEST || undefined,
       publishableKeyLive: env.STRIPE_PUBLISHABLE_KEY_LIVE || undefined,
+      secretKey: env.STRIPE_SECRET_KEY || undefined,
+      webhookSecret: env.STRIPE_WEBHOOK_SECRET || undefined,
+      apiBase: env.STRIPE_API_BASE || undefined,
+      prices: { personal: env.STRIPE_PRICE_PERSONAL || undefined, team: env.STRIPE_PRICE_TEAM || undefined },
+    },
+    billing: {
+      enforced: env.IDS_BILLING !== 'off',
+      settleMs: nonNegativeInteger(env, 'IDS_BILLING_SETTLE_MS', 1000) || 1000,
     },
     corsOrigins: (env.IDS_CORS_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
     graphqlMaxCost: nonNegativeInteger(env, 'IDS_GRAPHQL_MAX_COST', defaultGraphqlMaxCost),

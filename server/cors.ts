@@ -7,7 +7,7 @@ import type { NextFunction, Request, Response } from 'express';
 
 const allowedMethods = 'GET, POST, PUT, PATCH, DELETE';
 const allowedHeaders = 'authorization, content-type, idempotency-key, service-version, traceparent';
-const exposedHeaders = 'request-id, traceparent, retry-after, service-version, service-meter-class, service-estimated-cost, service-token-count';
+const exposedHeaders = 'request-id, traceparent, retry-after, service-version, service-meter-class, service-estimated-cost, service-token-count, idempotent-replayed';
 const preflightMaxAgeSeconds = 600;
 
 export function corsPolicy(origins: string[]) {

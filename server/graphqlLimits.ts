@@ -15,8 +15,8 @@ export const maxDepth = 15;
 export const maxAliases = 30;
 export const maxTokens = 5000;
 
-/** Measures an operation, refuses it past a limit, charges its cost; resolves to the cost. */
-export async function priceOperation(services: Services, args: Pick<ExecutionArgs, 'document' | 'variableValues' | 'operationName'> & { contextValue: Context }): Promise<number> {
+/** Measures an operation, refuses it past a limit, charges its cost; resolves to the cost and its price. */
+export async function priceOperation(services: Services, args: Pick<ExecutionArgs, 'document' | 'variableValues' | 'operationName'> & { contextValue: Context }): Promise<{ cost: number; priceMillicents: bigint }> {
   const maxCost = services.config.graphqlMaxCost;
   const { cost, depth, aliases } = measureDocument(schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
   if (cost > maxCost) {
@@ -25,8 +25,9 @@ export async function priceOperation(services: Services, args: Pick<ExecutionArg
   if (depth > maxDepth) throw new ApiError('query_depth_exceeded', `The operation is nested ${depth} levels deep; the limit is ${maxDepth}.`, { details: { depth, limit: maxDepth } });
   if (aliases > maxAliases) throw new ApiError('query_aliases_exceeded', `The operation uses ${aliases} aliases; the limit is ${maxAliases}.`, { details: { aliases, limit: maxAliases } });
   const orgId = args.contextValue.principal?.orgId;
-  if (orgId) await chargeQuota(services, orgId, 'graphql', cost);
-  return cost;
+  if (!orgId) return { cost, priceMillicents: 0n };
+  const charge = await chargeQuota(services, orgId, 'graphql', cost, args.contextValue.requestId);
+  return { cost, priceMillicents: charge.priceMillicents };
 }
 
 /** Whether a document has more than `maxTokens` tokens, counted before anything parses it. */
@@ -53,9 +54,10 @@ export function useGraphqlLimits(services: Services): Plugin<Context & { res?: {
       };
     },
     async onExecute({ args }) {
-      const cost = await priceOperation(services, args as ExecutionArgs & { contextValue: Context });
+      const { cost, priceMillicents } = await priceOperation(services, args as ExecutionArgs & { contextValue: Context });
       args.contextValue.res?.setHeader('Service-Token-Count', String(cost));
       args.contextValue.res?.setHeader('Service-Meter-Class', 'graphql');
+      args.contextValue.res?.setHeader('Service-Estimated-Cost', String(priceMillicents));
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result) return;

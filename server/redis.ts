@@ -11,10 +11,11 @@ export type { Redis };
 // request this much, after which the limiter stays local for a second (server/limiter.ts).
 export const redisCommandTimeoutMs = 150;
 
-export function connectRedis(url: string, logger: Logger, role: string): Redis {
+/** `commandTimeoutMs`: IDS_REDIS_COMMAND_TIMEOUT_MS, when the operator knows better for their Redis. */
+export function connectRedis(url: string, logger: Logger, role: string, commandTimeoutMs = redisCommandTimeoutMs): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
-    commandTimeout: redisCommandTimeoutMs,
+    commandTimeout: commandTimeoutMs,
     maxRetriesPerRequest: 0,
     connectTimeout: 1000,
     retryStrategy: (attempt) => Math.min(attempt * 250, 2000),

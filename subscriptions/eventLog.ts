@@ -37,6 +37,9 @@ export interface EventFilter {
   types: string[];
   /** public data events (orgId null, such as filing.added) are read only when their type is named here */
   publicTypes: string[];
+  /** only events created in [createdFrom, createdBefore), when given */
+  createdFrom?: Date;
+  createdBefore?: Date;
 }
 
 interface EventRow {
@@ -72,10 +75,14 @@ const visible = Prisma.sql`"txid" < (pg_snapshot_xmin(pg_current_snapshot())::te
 export async function readEvents(prisma: PrismaClient, filter: EventFilter, after: LogPosition, limit: number): Promise<LoggedEvent[]> {
   const allTypes = filter.types.includes('*');
   const own = allTypes ? Prisma.sql`"orgId" = ${filter.orgId}` : Prisma.sql`("orgId" = ${filter.orgId} AND "type" = ANY(${filter.types}::text[]))`;
+  // without public types, no OR: the read is one ordered index scan instead of a sort of every match
+  const publicOnes = filter.publicTypes.length ? Prisma.sql`OR ("orgId" IS NULL AND "type" = ANY(${filter.publicTypes}::text[]))` : Prisma.empty;
+  const from = filter.createdFrom ? Prisma.sql`AND "createdAt" >= ${filter.createdFrom}` : Prisma.empty;
+  const before = filter.createdBefore ? Prisma.sql`AND "createdAt" < ${filter.createdBefore}` : Prisma.empty;
   const rows = await prisma.$queryRaw<EventRow[]>`
     SELECT "seq", "txid", "id", "type", "orgId", "requestId", "payload", "createdAt" FROM "Event"
     WHERE ("txid", "seq") > (${after.txid}::bigint, ${after.seq}::bigint) AND ${visible}
-      AND (${own} OR ("orgId" IS NULL AND "type" = ANY(${filter.publicTypes}::text[])))
+      AND (${own} ${publicOnes}) ${from} ${before}
     ORDER BY "txid", "seq"
     LIMIT ${limit}`;
   return rows.map(toLogged);

@@ -62,7 +62,24 @@ export const eventTypes: EventType[] = [
     description: `A stream subscription of the organization was ${change}.`,
     data: z.object({ streamSubscriptionId: z.string(), status: z.string(), eventTypes: z.array(z.string()) }),
   })),
+  ...billingEventTypes(),
 ];
+
+function billingEventTypes(): EventType[] {
+  const cents = z.number().int();
+  const billing = (type: string, description: string, data: z.ZodType) => ({ type: `billing.${type}`, public: false, description, data });
+  return [
+    billing('plan_changed', 'The organization\'s plan or billing state changed: a subscription notice from the processor, the starter grant running out into pay-as-you-go, or an operator.', z.object({ planKey: z.string().nullable(), billingState: z.string(), reason: z.string() })),
+    billing('soft_cap_reached', 'The month\'s credit spend reached the soft cap; sent once per month.', z.object({ period: z.string().describe('YYYY-MM'), softCapCents: cents, periodSpendMillicents: cents })),
+    billing('budget_updated', 'The budget controls were changed.', z.object({ hardCapCents: cents.nullable(), softCapCents: cents.nullable(), approvalThresholdCents: cents.nullable() })),
+    billing('grant_reset', 'The starter grant was re-granted.', z.object({ calls: cents })),
+    billing('credits_topped_up', 'A top-up was confirmed by the processor and its credit added.', z.object({ paymentIntentId: z.string(), creditCents: cents, auto: z.boolean() })),
+    billing('credits_refunded', 'Unspent credit of a top-up was refunded.', z.object({ paymentIntentId: z.string(), refundId: z.string(), amountCents: cents })),
+    billing('credits_adjusted', 'An operator adjusted the credit balance.', z.object({ amountCents: cents, reason: z.string(), balanceAfterMillicents: cents })),
+    billing('topup_failed', 'A top-up payment failed at the processor.', z.object({ paymentIntentId: z.string(), code: z.string(), auto: z.boolean() })),
+    billing('auto_topup_failed', 'An auto-top-up could not be paid with any saved method; auto-top-up pauses until the next top-up or settings change.', z.object({ failures: z.array(z.object({ paymentMethodId: z.string(), code: z.string() })), reason: z.string() })),
+  ];
+}
 
 const byType = new Map(eventTypes.map((t) => [t.type, t]));
 

@@ -65,7 +65,7 @@ export function startCursor(spec: StreamSpec, from: 'created' | 'earliest' = 'cr
 }
 
 /** The log filter of a subscription: its organization's events of its types, public types only when named. */
-function logFilter(spec: StreamSpec) {
+export function logFilter(spec: StreamSpec) {
   const publicTypes = spec.eventTypes.filter((type) => isPublicEventType(type));
   const own = spec.eventTypes.filter((type) => type === '*' || !isPublicEventType(type));
   return { orgId: spec.orgId, types: own.includes('*') ? ['*'] : own, publicTypes };
@@ -82,6 +82,18 @@ export function passesFilters(spec: Pick<StreamSpec, 'tickers' | 'ciks' | 'forms
     if (!spec.tickers.some((t) => tickers.includes(t))) return false;
   }
   return true;
+}
+
+/**
+ * Whether the subscription reads this event: written after the subscription's creation, of its
+ * types, and passing its filters (what a read without a cursor returns, in order).
+ */
+export function readsEvent(spec: StreamSpec, event: Pick<LoggedEvent, 'orgId' | 'type' | 'payload' | 'position'>): boolean {
+  const { txid, seq } = event.position;
+  if (txid < spec.startTxid || (txid === spec.startTxid && seq <= spec.startSeq)) return false;
+  const filter = logFilter(spec);
+  const typed = event.orgId === spec.orgId ? filter.types.includes('*') || filter.types.includes(event.type) : event.orgId === null && filter.publicTypes.includes(event.type);
+  return typed && passesFilters(spec, event);
 }
 
 export interface StreamPage {

@@ -7,7 +7,7 @@ let t: TestService;
 let acme: Awaited<ReturnType<typeof orgWithKey>>;
 
 beforeAll(async () => {
-  t = await startTestService({ stripe: { publishableKeyTest: 'pk_test_51Example', publishableKeyLive: 'pk_live_51Example' } });
+  t = await startTestService({ stripe: { publishableKeyTest: 'pk_test_51Example', publishableKeyLive: 'pk_live_51Example', prices: {} } });
   acme = await orgWithKey(t, 'Acme Research');
 });
 afterAll(() => t?.close());
@@ -183,7 +183,7 @@ describe('billing reads', () => {
       overflowPlanKey: 'payg',
       note: expect.any(String),
     });
-    expect(answer.body.plans.map((p: { key: string }) => p.key)).toEqual(['sandbox_grant', 'personal', 'team', 'payg']);
+    expect(answer.body.plans.map((p: { key: string }) => p.key)).toEqual(['sandbox_grant', 'personal', 'team', 'payg', 'enterprise']);
     expect(answer.body.meterRates).toContainEqual({ meterClass: 'data_read', description: expect.any(String), ratePer1000CallsCents: 200, currency: 'usd' });
     expect(answer.headers.get('service-meter-class')).toBeNull();
   });
@@ -202,7 +202,7 @@ describe('billing reads', () => {
   });
 
   it('says null when browser payments are not configured', async () => {
-    const bare = await startTestService({ stripe: {} });
+    const bare = await startTestService({ stripe: { prices: {} } });
     try {
       const org = await orgWithKey(bare);
       const answer = await call(bare, 'GET', '/v1/billing/processor-config', { key: org.key });

@@ -44,7 +44,7 @@ export class McpError extends Error {
 export const invalidParams = (message: string, dataCode: 'invalid_request' | 'validation_error' = 'invalid_request', data: Record<string, unknown> = {}) =>
   new McpError(400, rpcCodes.invalidParams, dataCode, message, data);
 
-const billingCodes = new Set<ErrorCode>(['billing_required']);
+const billingCodes = new Set<ErrorCode>(['billing_required', 'insufficient_credits', 'billing_budget_hard_cap_exceeded', 'billing_budget_approval_required']);
 
 /** The protocol error an ApiError becomes when it stops a call before or around the tool itself. */
 export function fromApiError(error: ApiError): McpError {

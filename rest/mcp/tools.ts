@@ -77,7 +77,7 @@ export async function callTool(tools: Map<string, Route>, name: unknown, args: u
 
   try {
     assertAccess(ctx.principal, route.access);
-    if (route.meter && ctx.principal?.orgId) await chargeQuota(ctx, ctx.principal.orgId, route.meter);
+    if (route.meter && ctx.principal?.orgId) await chargeQuota(ctx, ctx.principal.orgId, route.meter, 1, ctx.requestId);
   } catch (error) {
     const known = toApiError(error);
     throw known ? fromApiError(known) : error;

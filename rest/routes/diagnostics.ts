@@ -7,7 +7,7 @@ import { delivery, toDelivery } from './webhooks.ts';
 
 const common = { tag: 'Diagnostics', access: 'org' as const, meter: 'platform', mcp: true };
 const counts = z.object({ pending: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), retrying: z.number().int() });
-const instant = z.iso.datetime({ offset: true }).describe('ISO-8601 time, e.g. 2026-11-24T00:00:00Z');
+export const instant = z.iso.datetime({ offset: true }).describe('ISO-8601 time, e.g. 2026-11-24T00:00:00Z');
 
 export const diagnosticsRoutes = [
   operationRoute({

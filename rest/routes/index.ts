@@ -8,5 +8,7 @@ import { platformRoutes } from './platform.ts';
 import { streamRoutes } from './streams.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { diagnosticsRoutes } from './diagnostics.ts';
+import { billingRoutes } from './billing.ts';
+import { deliveryRoutes } from './delivery.ts';
 
-export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes];
+export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes];

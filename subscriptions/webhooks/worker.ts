@@ -13,6 +13,7 @@ import { attemptRow, disableEndpoint, signingSecrets } from '../../resolvers/web
 import { readAllEvents, servedEvent, type LoggedEvent } from '../eventLog.ts';
 import { isPublicEventType } from '../eventTypes.ts';
 import { publishAll, recordEvent } from '../events.ts';
+import { startEventPurge } from '../retention.ts';
 import { sendWebhook } from './sender.ts';
 import { signedHeaders } from './signing.ts';
 
@@ -148,7 +149,7 @@ export interface WebhookWorker {
   stop(): Promise<void>;
 }
 
-/** Polls every `pollMs`, and at once whenever an event is published on the bus. */
+/** Polls every `pollMs`, and at once whenever an event is published on the bus; purges expired events hourly. */
 export function startWebhookWorker(services: Services, pollMs: number): WebhookWorker {
   const abort = new AbortController();
   let running: Promise<void> | null = null;
@@ -175,6 +176,8 @@ export function startWebhookWorker(services: Services, pollMs: number): WebhookW
   };
   const timer = setInterval(() => void wake(), pollMs);
   timer.unref();
+  // the instance's other chore on the log, on its own timer so that it never delays a delivery
+  const purge = startEventPurge(services.prisma, services.logger);
   void (async () => {
     for await (const _event of services.bus.subscribe(abort.signal)) void wake();
   })();
@@ -184,7 +187,7 @@ export function startWebhookWorker(services: Services, pollMs: number): WebhookW
     async stop() {
       abort.abort();
       clearInterval(timer);
-      await running;
+      await Promise.all([running, purge.stop()]);
     },
   };
 }

@@ -10,7 +10,10 @@ import { call, orgWithKey, sessionToken, startTestService, type TestService } fr
 let a: TestService;
 let b: TestService;
 beforeAll(async () => {
-  [a, b] = await Promise.all([startTestService(), startTestService()]);
+  // What is tested here is the shared window. On a machine loaded by the whole suite a 150 ms
+  // command can time out, and a fail-open class then falls back to per-instance windows by design
+  // (test/quotas.test.ts covers that), so these instances wait longer for Redis.
+  [a, b] = await Promise.all([startTestService({ redisCommandTimeoutMs: 2000 }), startTestService({ redisCommandTimeoutMs: 2000 })]);
 });
 afterAll(async () => {
   await Promise.all([a?.close(), b?.close()]);

@@ -180,3 +180,47 @@ export type StreamSubscription = Prisma.StreamSubscriptionModel
  * without holding an API key.
  */
 export type StreamTicket = Prisma.StreamTicketModel
+/**
+ * Model BillingAccount
+ * The money side of an organization (its plan and billing state live on Organization). Money is
+ * integers: budgets and top-ups in cents; credit in millicents (1/1,000 of a cent), because a
+ * call's price is below a cent. Created on first need.
+ */
+export type BillingAccount = Prisma.BillingAccountModel
+/**
+ * Model CreditReservation
+ * Credit and grant calls an instance has set aside for requests it admits without a database
+ * round trip (resolvers/billing/admission.ts). Counted against the balance and the budget; an
+ * instance that stops heartbeating loses its reservation.
+ */
+export type CreditReservation = Prisma.CreditReservationModel
+/**
+ * Model LedgerEntry
+ * The append-only credit ledger.
+ */
+export type LedgerEntry = Prisma.LedgerEntryModel
+/**
+ * Model RequestCharge
+ * What one request paid with credit; written in the transaction of the debit that settles it.
+ */
+export type RequestCharge = Prisma.RequestChargeModel
+/**
+ * Model TopUp
+ * A credit purchase: the payment intent, what it bought and what it cost.
+ */
+export type TopUp = Prisma.TopUpModel
+/**
+ * Model PaymentMethod
+ * A saved card, as the processor reported it.
+ */
+export type PaymentMethod = Prisma.PaymentMethodModel
+/**
+ * Model ProcessorEvent
+ * Every processor webhook event received, once (idempotency on the processor's event id).
+ */
+export type ProcessorEvent = Prisma.ProcessorEventModel
+/**
+ * Model IdempotencyRecord
+ * A write request's Idempotency-Key and its first answer, kept 24 hours per organization.
+ */
+export type IdempotencyRecord = Prisma.IdempotencyRecordModel

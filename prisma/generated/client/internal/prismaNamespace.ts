@@ -425,7 +425,15 @@ export const ModelName = {
   IngestItem: 'IngestItem',
   IngestRun: 'IngestRun',
   StreamSubscription: 'StreamSubscription',
-  StreamTicket: 'StreamTicket'
+  StreamTicket: 'StreamTicket',
+  BillingAccount: 'BillingAccount',
+  CreditReservation: 'CreditReservation',
+  LedgerEntry: 'LedgerEntry',
+  RequestCharge: 'RequestCharge',
+  TopUp: 'TopUp',
+  PaymentMethod: 'PaymentMethod',
+  ProcessorEvent: 'ProcessorEvent',
+  IdempotencyRecord: 'IdempotencyRecord'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -441,7 +449,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket"
+    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket" | "billingAccount" | "creditReservation" | "ledgerEntry" | "requestCharge" | "topUp" | "paymentMethod" | "processorEvent" | "idempotencyRecord"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -2591,6 +2599,598 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    BillingAccount: {
+      payload: Prisma.$BillingAccountPayload<ExtArgs>
+      fields: Prisma.BillingAccountFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.BillingAccountFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BillingAccountPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.BillingAccountFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BillingAccountPayload>
+        }
+        findFirst: {
+          args: Prisma.BillingAccountFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BillingAccountPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.BillingAccountFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BillingAccountPayload>
+        }
+        findMany: {
+          args: Prisma.BillingAccountFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BillingAccountPayload>[]
+        }
+        create: {
+          args: Prisma.BillingAccountCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BillingAccountPayload>
+        }
+        createMany: {
+          args: Prisma.BillingAccountCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.BillingAccountCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BillingAccountPayload>[]
+        }
+        delete: {
+          args: Prisma.BillingAccountDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BillingAccountPayload>
+        }
+        update: {
+          args: Prisma.BillingAccountUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BillingAccountPayload>
+        }
+        deleteMany: {
+          args: Prisma.BillingAccountDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.BillingAccountUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.BillingAccountUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BillingAccountPayload>[]
+        }
+        upsert: {
+          args: Prisma.BillingAccountUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$BillingAccountPayload>
+        }
+        aggregate: {
+          args: Prisma.BillingAccountAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateBillingAccount>
+        }
+        groupBy: {
+          args: Prisma.BillingAccountGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BillingAccountGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.BillingAccountCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.BillingAccountCountAggregateOutputType> | number
+        }
+      }
+    }
+    CreditReservation: {
+      payload: Prisma.$CreditReservationPayload<ExtArgs>
+      fields: Prisma.CreditReservationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.CreditReservationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CreditReservationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.CreditReservationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CreditReservationPayload>
+        }
+        findFirst: {
+          args: Prisma.CreditReservationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CreditReservationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.CreditReservationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CreditReservationPayload>
+        }
+        findMany: {
+          args: Prisma.CreditReservationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CreditReservationPayload>[]
+        }
+        create: {
+          args: Prisma.CreditReservationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CreditReservationPayload>
+        }
+        createMany: {
+          args: Prisma.CreditReservationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.CreditReservationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CreditReservationPayload>[]
+        }
+        delete: {
+          args: Prisma.CreditReservationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CreditReservationPayload>
+        }
+        update: {
+          args: Prisma.CreditReservationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CreditReservationPayload>
+        }
+        deleteMany: {
+          args: Prisma.CreditReservationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.CreditReservationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.CreditReservationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CreditReservationPayload>[]
+        }
+        upsert: {
+          args: Prisma.CreditReservationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$CreditReservationPayload>
+        }
+        aggregate: {
+          args: Prisma.CreditReservationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateCreditReservation>
+        }
+        groupBy: {
+          args: Prisma.CreditReservationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CreditReservationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.CreditReservationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.CreditReservationCountAggregateOutputType> | number
+        }
+      }
+    }
+    LedgerEntry: {
+      payload: Prisma.$LedgerEntryPayload<ExtArgs>
+      fields: Prisma.LedgerEntryFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.LedgerEntryFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LedgerEntryPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.LedgerEntryFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LedgerEntryPayload>
+        }
+        findFirst: {
+          args: Prisma.LedgerEntryFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LedgerEntryPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.LedgerEntryFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LedgerEntryPayload>
+        }
+        findMany: {
+          args: Prisma.LedgerEntryFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LedgerEntryPayload>[]
+        }
+        create: {
+          args: Prisma.LedgerEntryCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LedgerEntryPayload>
+        }
+        createMany: {
+          args: Prisma.LedgerEntryCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.LedgerEntryCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LedgerEntryPayload>[]
+        }
+        delete: {
+          args: Prisma.LedgerEntryDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LedgerEntryPayload>
+        }
+        update: {
+          args: Prisma.LedgerEntryUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LedgerEntryPayload>
+        }
+        deleteMany: {
+          args: Prisma.LedgerEntryDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.LedgerEntryUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.LedgerEntryUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LedgerEntryPayload>[]
+        }
+        upsert: {
+          args: Prisma.LedgerEntryUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$LedgerEntryPayload>
+        }
+        aggregate: {
+          args: Prisma.LedgerEntryAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateLedgerEntry>
+        }
+        groupBy: {
+          args: Prisma.LedgerEntryGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LedgerEntryGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.LedgerEntryCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.LedgerEntryCountAggregateOutputType> | number
+        }
+      }
+    }
+    RequestCharge: {
+      payload: Prisma.$RequestChargePayload<ExtArgs>
+      fields: Prisma.RequestChargeFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.RequestChargeFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestChargePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.RequestChargeFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestChargePayload>
+        }
+        findFirst: {
+          args: Prisma.RequestChargeFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestChargePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.RequestChargeFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestChargePayload>
+        }
+        findMany: {
+          args: Prisma.RequestChargeFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestChargePayload>[]
+        }
+        create: {
+          args: Prisma.RequestChargeCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestChargePayload>
+        }
+        createMany: {
+          args: Prisma.RequestChargeCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.RequestChargeCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestChargePayload>[]
+        }
+        delete: {
+          args: Prisma.RequestChargeDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestChargePayload>
+        }
+        update: {
+          args: Prisma.RequestChargeUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestChargePayload>
+        }
+        deleteMany: {
+          args: Prisma.RequestChargeDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.RequestChargeUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.RequestChargeUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestChargePayload>[]
+        }
+        upsert: {
+          args: Prisma.RequestChargeUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$RequestChargePayload>
+        }
+        aggregate: {
+          args: Prisma.RequestChargeAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateRequestCharge>
+        }
+        groupBy: {
+          args: Prisma.RequestChargeGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RequestChargeGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.RequestChargeCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.RequestChargeCountAggregateOutputType> | number
+        }
+      }
+    }
+    TopUp: {
+      payload: Prisma.$TopUpPayload<ExtArgs>
+      fields: Prisma.TopUpFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.TopUpFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.TopUpFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        findFirst: {
+          args: Prisma.TopUpFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.TopUpFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        findMany: {
+          args: Prisma.TopUpFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>[]
+        }
+        create: {
+          args: Prisma.TopUpCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        createMany: {
+          args: Prisma.TopUpCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.TopUpCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>[]
+        }
+        delete: {
+          args: Prisma.TopUpDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        update: {
+          args: Prisma.TopUpUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        deleteMany: {
+          args: Prisma.TopUpDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.TopUpUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.TopUpUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>[]
+        }
+        upsert: {
+          args: Prisma.TopUpUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$TopUpPayload>
+        }
+        aggregate: {
+          args: Prisma.TopUpAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateTopUp>
+        }
+        groupBy: {
+          args: Prisma.TopUpGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TopUpGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.TopUpCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.TopUpCountAggregateOutputType> | number
+        }
+      }
+    }
+    PaymentMethod: {
+      payload: Prisma.$PaymentMethodPayload<ExtArgs>
+      fields: Prisma.PaymentMethodFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PaymentMethodFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PaymentMethodPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PaymentMethodFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PaymentMethodPayload>
+        }
+        findFirst: {
+          args: Prisma.PaymentMethodFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PaymentMethodPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PaymentMethodFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PaymentMethodPayload>
+        }
+        findMany: {
+          args: Prisma.PaymentMethodFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PaymentMethodPayload>[]
+        }
+        create: {
+          args: Prisma.PaymentMethodCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PaymentMethodPayload>
+        }
+        createMany: {
+          args: Prisma.PaymentMethodCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PaymentMethodCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PaymentMethodPayload>[]
+        }
+        delete: {
+          args: Prisma.PaymentMethodDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PaymentMethodPayload>
+        }
+        update: {
+          args: Prisma.PaymentMethodUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PaymentMethodPayload>
+        }
+        deleteMany: {
+          args: Prisma.PaymentMethodDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PaymentMethodUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PaymentMethodUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PaymentMethodPayload>[]
+        }
+        upsert: {
+          args: Prisma.PaymentMethodUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PaymentMethodPayload>
+        }
+        aggregate: {
+          args: Prisma.PaymentMethodAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePaymentMethod>
+        }
+        groupBy: {
+          args: Prisma.PaymentMethodGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PaymentMethodGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PaymentMethodCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PaymentMethodCountAggregateOutputType> | number
+        }
+      }
+    }
+    ProcessorEvent: {
+      payload: Prisma.$ProcessorEventPayload<ExtArgs>
+      fields: Prisma.ProcessorEventFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ProcessorEventFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProcessorEventPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ProcessorEventFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProcessorEventPayload>
+        }
+        findFirst: {
+          args: Prisma.ProcessorEventFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProcessorEventPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ProcessorEventFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProcessorEventPayload>
+        }
+        findMany: {
+          args: Prisma.ProcessorEventFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProcessorEventPayload>[]
+        }
+        create: {
+          args: Prisma.ProcessorEventCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProcessorEventPayload>
+        }
+        createMany: {
+          args: Prisma.ProcessorEventCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ProcessorEventCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProcessorEventPayload>[]
+        }
+        delete: {
+          args: Prisma.ProcessorEventDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProcessorEventPayload>
+        }
+        update: {
+          args: Prisma.ProcessorEventUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProcessorEventPayload>
+        }
+        deleteMany: {
+          args: Prisma.ProcessorEventDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ProcessorEventUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ProcessorEventUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProcessorEventPayload>[]
+        }
+        upsert: {
+          args: Prisma.ProcessorEventUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ProcessorEventPayload>
+        }
+        aggregate: {
+          args: Prisma.ProcessorEventAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateProcessorEvent>
+        }
+        groupBy: {
+          args: Prisma.ProcessorEventGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProcessorEventGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ProcessorEventCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ProcessorEventCountAggregateOutputType> | number
+        }
+      }
+    }
+    IdempotencyRecord: {
+      payload: Prisma.$IdempotencyRecordPayload<ExtArgs>
+      fields: Prisma.IdempotencyRecordFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.IdempotencyRecordFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyRecordPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.IdempotencyRecordFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyRecordPayload>
+        }
+        findFirst: {
+          args: Prisma.IdempotencyRecordFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyRecordPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.IdempotencyRecordFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyRecordPayload>
+        }
+        findMany: {
+          args: Prisma.IdempotencyRecordFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyRecordPayload>[]
+        }
+        create: {
+          args: Prisma.IdempotencyRecordCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyRecordPayload>
+        }
+        createMany: {
+          args: Prisma.IdempotencyRecordCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.IdempotencyRecordCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyRecordPayload>[]
+        }
+        delete: {
+          args: Prisma.IdempotencyRecordDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyRecordPayload>
+        }
+        update: {
+          args: Prisma.IdempotencyRecordUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyRecordPayload>
+        }
+        deleteMany: {
+          args: Prisma.IdempotencyRecordDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.IdempotencyRecordUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.IdempotencyRecordUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyRecordPayload>[]
+        }
+        upsert: {
+          args: Prisma.IdempotencyRecordUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$IdempotencyRecordPayload>
+        }
+        aggregate: {
+          args: Prisma.IdempotencyRecordAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateIdempotencyRecord>
+        }
+        groupBy: {
+          args: Prisma.IdempotencyRecordGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IdempotencyRecordGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.IdempotencyRecordCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.IdempotencyRecordCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -3057,6 +3657,129 @@ export const StreamTicketScalarFieldEnum = {
 export type StreamTicketScalarFieldEnum = (typeof StreamTicketScalarFieldEnum)[keyof typeof StreamTicketScalarFieldEnum]
 
 
+export const BillingAccountScalarFieldEnum = {
+  orgId: 'orgId',
+  customerId: 'customerId',
+  balanceMillicents: 'balanceMillicents',
+  paygEnabled: 'paygEnabled',
+  hardCapCents: 'hardCapCents',
+  softCapCents: 'softCapCents',
+  approvalThresholdCents: 'approvalThresholdCents',
+  period: 'period',
+  periodSpendMillicents: 'periodSpendMillicents',
+  softCapNotifiedPeriod: 'softCapNotifiedPeriod',
+  grantCallsUsed: 'grantCallsUsed',
+  grantResetAt: 'grantResetAt',
+  autoTopupEnabled: 'autoTopupEnabled',
+  autoTopupThresholdCents: 'autoTopupThresholdCents',
+  autoTopupAmountCents: 'autoTopupAmountCents',
+  autoTopupInFlight: 'autoTopupInFlight',
+  subscriptionId: 'subscriptionId',
+  subscriptionStatus: 'subscriptionStatus',
+  subscriptionEventAt: 'subscriptionEventAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type BillingAccountScalarFieldEnum = (typeof BillingAccountScalarFieldEnum)[keyof typeof BillingAccountScalarFieldEnum]
+
+
+export const CreditReservationScalarFieldEnum = {
+  orgId: 'orgId',
+  instanceId: 'instanceId',
+  millicents: 'millicents',
+  grantCalls: 'grantCalls',
+  heartbeatAt: 'heartbeatAt'
+} as const
+
+export type CreditReservationScalarFieldEnum = (typeof CreditReservationScalarFieldEnum)[keyof typeof CreditReservationScalarFieldEnum]
+
+
+export const LedgerEntryScalarFieldEnum = {
+  seq: 'seq',
+  id: 'id',
+  orgId: 'orgId',
+  type: 'type',
+  amountMillicents: 'amountMillicents',
+  balanceAfterMillicents: 'balanceAfterMillicents',
+  reference: 'reference',
+  description: 'description',
+  createdAt: 'createdAt'
+} as const
+
+export type LedgerEntryScalarFieldEnum = (typeof LedgerEntryScalarFieldEnum)[keyof typeof LedgerEntryScalarFieldEnum]
+
+
+export const RequestChargeScalarFieldEnum = {
+  requestId: 'requestId',
+  orgId: 'orgId',
+  meterClass: 'meterClass',
+  units: 'units',
+  millicents: 'millicents',
+  ledgerEntryId: 'ledgerEntryId',
+  createdAt: 'createdAt'
+} as const
+
+export type RequestChargeScalarFieldEnum = (typeof RequestChargeScalarFieldEnum)[keyof typeof RequestChargeScalarFieldEnum]
+
+
+export const TopUpScalarFieldEnum = {
+  paymentIntentId: 'paymentIntentId',
+  orgId: 'orgId',
+  amountCents: 'amountCents',
+  bonusCents: 'bonusCents',
+  feeCents: 'feeCents',
+  chargedCents: 'chargedCents',
+  status: 'status',
+  auto: 'auto',
+  refundedCents: 'refundedCents',
+  failureCode: 'failureCode',
+  createdAt: 'createdAt',
+  succeededAt: 'succeededAt'
+} as const
+
+export type TopUpScalarFieldEnum = (typeof TopUpScalarFieldEnum)[keyof typeof TopUpScalarFieldEnum]
+
+
+export const PaymentMethodScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  brand: 'brand',
+  last4: 'last4',
+  expMonth: 'expMonth',
+  expYear: 'expYear',
+  isPrimary: 'isPrimary',
+  fallbackPriority: 'fallbackPriority',
+  createdAt: 'createdAt'
+} as const
+
+export type PaymentMethodScalarFieldEnum = (typeof PaymentMethodScalarFieldEnum)[keyof typeof PaymentMethodScalarFieldEnum]
+
+
+export const ProcessorEventScalarFieldEnum = {
+  id: 'id',
+  type: 'type',
+  occurredAt: 'occurredAt',
+  handled: 'handled',
+  receivedAt: 'receivedAt'
+} as const
+
+export type ProcessorEventScalarFieldEnum = (typeof ProcessorEventScalarFieldEnum)[keyof typeof ProcessorEventScalarFieldEnum]
+
+
+export const IdempotencyRecordScalarFieldEnum = {
+  orgId: 'orgId',
+  key: 'key',
+  fingerprint: 'fingerprint',
+  state: 'state',
+  status: 'status',
+  body: 'body',
+  createdAt: 'createdAt'
+} as const
+
+export type IdempotencyRecordScalarFieldEnum = (typeof IdempotencyRecordScalarFieldEnum)[keyof typeof IdempotencyRecordScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -3409,6 +4132,14 @@ export type GlobalOmitConfig = {
   ingestRun?: Prisma.IngestRunOmit
   streamSubscription?: Prisma.StreamSubscriptionOmit
   streamTicket?: Prisma.StreamTicketOmit
+  billingAccount?: Prisma.BillingAccountOmit
+  creditReservation?: Prisma.CreditReservationOmit
+  ledgerEntry?: Prisma.LedgerEntryOmit
+  requestCharge?: Prisma.RequestChargeOmit
+  topUp?: Prisma.TopUpOmit
+  paymentMethod?: Prisma.PaymentMethodOmit
+  processorEvent?: Prisma.ProcessorEventOmit
+  idempotencyRecord?: Prisma.IdempotencyRecordOmit
 }
 
 /* Types for Logging */

@@ -79,7 +79,15 @@ export const ModelName = {
   IngestItem: 'IngestItem',
   IngestRun: 'IngestRun',
   StreamSubscription: 'StreamSubscription',
-  StreamTicket: 'StreamTicket'
+  StreamTicket: 'StreamTicket',
+  BillingAccount: 'BillingAccount',
+  CreditReservation: 'CreditReservation',
+  LedgerEntry: 'LedgerEntry',
+  RequestCharge: 'RequestCharge',
+  TopUp: 'TopUp',
+  PaymentMethod: 'PaymentMethod',
+  ProcessorEvent: 'ProcessorEvent',
+  IdempotencyRecord: 'IdempotencyRecord'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -523,6 +531,129 @@ export const StreamTicketScalarFieldEnum = {
 } as const
 
 export type StreamTicketScalarFieldEnum = (typeof StreamTicketScalarFieldEnum)[keyof typeof StreamTicketScalarFieldEnum]
+
+
+export const BillingAccountScalarFieldEnum = {
+  orgId: 'orgId',
+  customerId: 'customerId',
+  balanceMillicents: 'balanceMillicents',
+  paygEnabled: 'paygEnabled',
+  hardCapCents: 'hardCapCents',
+  softCapCents: 'softCapCents',
+  approvalThresholdCents: 'approvalThresholdCents',
+  period: 'period',
+  periodSpendMillicents: 'periodSpendMillicents',
+  softCapNotifiedPeriod: 'softCapNotifiedPeriod',
+  grantCallsUsed: 'grantCallsUsed',
+  grantResetAt: 'grantResetAt',
+  autoTopupEnabled: 'autoTopupEnabled',
+  autoTopupThresholdCents: 'autoTopupThresholdCents',
+  autoTopupAmountCents: 'autoTopupAmountCents',
+  autoTopupInFlight: 'autoTopupInFlight',
+  subscriptionId: 'subscriptionId',
+  subscriptionStatus: 'subscriptionStatus',
+  subscriptionEventAt: 'subscriptionEventAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type BillingAccountScalarFieldEnum = (typeof BillingAccountScalarFieldEnum)[keyof typeof BillingAccountScalarFieldEnum]
+
+
+export const CreditReservationScalarFieldEnum = {
+  orgId: 'orgId',
+  instanceId: 'instanceId',
+  millicents: 'millicents',
+  grantCalls: 'grantCalls',
+  heartbeatAt: 'heartbeatAt'
+} as const
+
+export type CreditReservationScalarFieldEnum = (typeof CreditReservationScalarFieldEnum)[keyof typeof CreditReservationScalarFieldEnum]
+
+
+export const LedgerEntryScalarFieldEnum = {
+  seq: 'seq',
+  id: 'id',
+  orgId: 'orgId',
+  type: 'type',
+  amountMillicents: 'amountMillicents',
+  balanceAfterMillicents: 'balanceAfterMillicents',
+  reference: 'reference',
+  description: 'description',
+  createdAt: 'createdAt'
+} as const
+
+export type LedgerEntryScalarFieldEnum = (typeof LedgerEntryScalarFieldEnum)[keyof typeof LedgerEntryScalarFieldEnum]
+
+
+export const RequestChargeScalarFieldEnum = {
+  requestId: 'requestId',
+  orgId: 'orgId',
+  meterClass: 'meterClass',
+  units: 'units',
+  millicents: 'millicents',
+  ledgerEntryId: 'ledgerEntryId',
+  createdAt: 'createdAt'
+} as const
+
+export type RequestChargeScalarFieldEnum = (typeof RequestChargeScalarFieldEnum)[keyof typeof RequestChargeScalarFieldEnum]
+
+
+export const TopUpScalarFieldEnum = {
+  paymentIntentId: 'paymentIntentId',
+  orgId: 'orgId',
+  amountCents: 'amountCents',
+  bonusCents: 'bonusCents',
+  feeCents: 'feeCents',
+  chargedCents: 'chargedCents',
+  status: 'status',
+  auto: 'auto',
+  refundedCents: 'refundedCents',
+  failureCode: 'failureCode',
+  createdAt: 'createdAt',
+  succeededAt: 'succeededAt'
+} as const
+
+export type TopUpScalarFieldEnum = (typeof TopUpScalarFieldEnum)[keyof typeof TopUpScalarFieldEnum]
+
+
+export const PaymentMethodScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  brand: 'brand',
+  last4: 'last4',
+  expMonth: 'expMonth',
+  expYear: 'expYear',
+  isPrimary: 'isPrimary',
+  fallbackPriority: 'fallbackPriority',
+  createdAt: 'createdAt'
+} as const
+
+export type PaymentMethodScalarFieldEnum = (typeof PaymentMethodScalarFieldEnum)[keyof typeof PaymentMethodScalarFieldEnum]
+
+
+export const ProcessorEventScalarFieldEnum = {
+  id: 'id',
+  type: 'type',
+  occurredAt: 'occurredAt',
+  handled: 'handled',
+  receivedAt: 'receivedAt'
+} as const
+
+export type ProcessorEventScalarFieldEnum = (typeof ProcessorEventScalarFieldEnum)[keyof typeof ProcessorEventScalarFieldEnum]
+
+
+export const IdempotencyRecordScalarFieldEnum = {
+  orgId: 'orgId',
+  key: 'key',
+  fingerprint: 'fingerprint',
+  state: 'state',
+  status: 'status',
+  body: 'body',
+  createdAt: 'createdAt'
+} as const
+
+export type IdempotencyRecordScalarFieldEnum = (typeof IdempotencyRecordScalarFieldEnum)[keyof typeof IdempotencyRecordScalarFieldEnum]
 
 
 export const SortOrder = {

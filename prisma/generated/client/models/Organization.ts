@@ -213,6 +213,7 @@ export type OrganizationWhereInput = {
   events?: Prisma.EventListRelationFilter
   webhooks?: Prisma.WebhookEndpointListRelationFilter
   streams?: Prisma.StreamSubscriptionListRelationFilter
+  billing?: Prisma.XOR<Prisma.BillingAccountNullableScalarRelationFilter, Prisma.BillingAccountWhereInput> | null
 }
 
 export type OrganizationOrderByWithRelationInput = {
@@ -231,6 +232,7 @@ export type OrganizationOrderByWithRelationInput = {
   events?: Prisma.EventOrderByRelationAggregateInput
   webhooks?: Prisma.WebhookEndpointOrderByRelationAggregateInput
   streams?: Prisma.StreamSubscriptionOrderByRelationAggregateInput
+  billing?: Prisma.BillingAccountOrderByWithRelationInput
 }
 
 export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
@@ -252,6 +254,7 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   events?: Prisma.EventListRelationFilter
   webhooks?: Prisma.WebhookEndpointListRelationFilter
   streams?: Prisma.StreamSubscriptionListRelationFilter
+  billing?: Prisma.XOR<Prisma.BillingAccountNullableScalarRelationFilter, Prisma.BillingAccountWhereInput> | null
 }, "id" | "externalId">
 
 export type OrganizationOrderByWithAggregationInput = {
@@ -297,6 +300,7 @@ export type OrganizationCreateInput = {
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateInput = {
@@ -314,6 +318,7 @@ export type OrganizationUncheckedCreateInput = {
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationUpdateInput = {
@@ -331,6 +336,7 @@ export type OrganizationUpdateInput = {
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateInput = {
@@ -348,6 +354,7 @@ export type OrganizationUncheckedUpdateInput = {
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyInput = {
@@ -571,6 +578,20 @@ export type OrganizationUpdateOneRequiredWithoutStreamsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutStreamsInput, Prisma.OrganizationUpdateWithoutStreamsInput>, Prisma.OrganizationUncheckedUpdateWithoutStreamsInput>
 }
 
+export type OrganizationCreateNestedOneWithoutBillingInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutBillingInput, Prisma.OrganizationUncheckedCreateWithoutBillingInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutBillingInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutBillingNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutBillingInput, Prisma.OrganizationUncheckedCreateWithoutBillingInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutBillingInput
+  upsert?: Prisma.OrganizationUpsertWithoutBillingInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutBillingInput, Prisma.OrganizationUpdateWithoutBillingInput>, Prisma.OrganizationUncheckedUpdateWithoutBillingInput>
+}
+
 export type OrganizationCreateWithoutPlanInput = {
   id: string
   name: string
@@ -585,6 +606,7 @@ export type OrganizationCreateWithoutPlanInput = {
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutPlanInput = {
@@ -601,6 +623,7 @@ export type OrganizationUncheckedCreateWithoutPlanInput = {
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutPlanInput = {
@@ -657,6 +680,7 @@ export type OrganizationCreateWithoutQuotasInput = {
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutQuotasInput = {
@@ -673,6 +697,7 @@ export type OrganizationUncheckedCreateWithoutQuotasInput = {
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutQuotasInput = {
@@ -705,6 +730,7 @@ export type OrganizationUpdateWithoutQuotasInput = {
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutQuotasInput = {
@@ -721,6 +747,7 @@ export type OrganizationUncheckedUpdateWithoutQuotasInput = {
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMembershipsInput = {
@@ -737,6 +764,7 @@ export type OrganizationCreateWithoutMembershipsInput = {
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMembershipsInput = {
@@ -753,6 +781,7 @@ export type OrganizationUncheckedCreateWithoutMembershipsInput = {
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMembershipsInput = {
@@ -785,6 +814,7 @@ export type OrganizationUpdateWithoutMembershipsInput = {
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
@@ -801,6 +831,7 @@ export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutApiKeysInput = {
@@ -817,6 +848,7 @@ export type OrganizationCreateWithoutApiKeysInput = {
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutApiKeysInput = {
@@ -833,6 +865,7 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutApiKeysInput = {
@@ -865,6 +898,7 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
@@ -881,6 +915,7 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutEventsInput = {
@@ -897,6 +932,7 @@ export type OrganizationCreateWithoutEventsInput = {
   quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutEventsInput = {
@@ -913,6 +949,7 @@ export type OrganizationUncheckedCreateWithoutEventsInput = {
   quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutEventsInput = {
@@ -945,6 +982,7 @@ export type OrganizationUpdateWithoutEventsInput = {
   quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutEventsInput = {
@@ -961,6 +999,7 @@ export type OrganizationUncheckedUpdateWithoutEventsInput = {
   quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutWebhooksInput = {
@@ -977,6 +1016,7 @@ export type OrganizationCreateWithoutWebhooksInput = {
   quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutWebhooksInput = {
@@ -993,6 +1033,7 @@ export type OrganizationUncheckedCreateWithoutWebhooksInput = {
   quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutWebhooksInput = {
@@ -1025,6 +1066,7 @@ export type OrganizationUpdateWithoutWebhooksInput = {
   quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
@@ -1041,6 +1083,7 @@ export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
   quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutStreamsInput = {
@@ -1057,6 +1100,7 @@ export type OrganizationCreateWithoutStreamsInput = {
   quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutStreamsInput = {
@@ -1073,6 +1117,7 @@ export type OrganizationUncheckedCreateWithoutStreamsInput = {
   quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutStreamsInput = {
@@ -1105,6 +1150,7 @@ export type OrganizationUpdateWithoutStreamsInput = {
   quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutStreamsInput = {
@@ -1121,6 +1167,91 @@ export type OrganizationUncheckedUpdateWithoutStreamsInput = {
   quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+}
+
+export type OrganizationCreateWithoutBillingInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  plan: Prisma.PlanCreateNestedOneWithoutOrganizationsInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationUncheckedCreateWithoutBillingInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  planKey: string
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationCreateOrConnectWithoutBillingInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutBillingInput, Prisma.OrganizationUncheckedCreateWithoutBillingInput>
+}
+
+export type OrganizationUpsertWithoutBillingInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutBillingInput, Prisma.OrganizationUncheckedUpdateWithoutBillingInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutBillingInput, Prisma.OrganizationUncheckedCreateWithoutBillingInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutBillingInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutBillingInput, Prisma.OrganizationUncheckedUpdateWithoutBillingInput>
+}
+
+export type OrganizationUpdateWithoutBillingInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  plan?: Prisma.PlanUpdateOneRequiredWithoutOrganizationsNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutBillingInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  planKey?: Prisma.StringFieldUpdateOperationsInput | string
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyPlanInput = {
@@ -1147,6 +1278,7 @@ export type OrganizationUpdateWithoutPlanInput = {
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutPlanInput = {
@@ -1163,6 +1295,7 @@ export type OrganizationUncheckedUpdateWithoutPlanInput = {
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateManyWithoutPlanInput = {
@@ -1267,6 +1400,7 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   events?: boolean | Prisma.Organization$eventsArgs<ExtArgs>
   webhooks?: boolean | Prisma.Organization$webhooksArgs<ExtArgs>
   streams?: boolean | Prisma.Organization$streamsArgs<ExtArgs>
+  billing?: boolean | Prisma.Organization$billingArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["organization"]>
 
@@ -1314,6 +1448,7 @@ export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.Interna
   events?: boolean | Prisma.Organization$eventsArgs<ExtArgs>
   webhooks?: boolean | Prisma.Organization$webhooksArgs<ExtArgs>
   streams?: boolean | Prisma.Organization$streamsArgs<ExtArgs>
+  billing?: boolean | Prisma.Organization$billingArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrganizationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1333,6 +1468,7 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
     events: Prisma.$EventPayload<ExtArgs>[]
     webhooks: Prisma.$WebhookEndpointPayload<ExtArgs>[]
     streams: Prisma.$StreamSubscriptionPayload<ExtArgs>[]
+    billing: Prisma.$BillingAccountPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1750,6 +1886,7 @@ export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends run
   events<T extends Prisma.Organization$eventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$eventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$EventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   webhooks<T extends Prisma.Organization$webhooksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$webhooksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookEndpointPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   streams<T extends Prisma.Organization$streamsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$streamsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StreamSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  billing<T extends Prisma.Organization$billingArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$billingArgs<ExtArgs>>): Prisma.Prisma__BillingAccountClient<runtime.Types.Result.GetResult<Prisma.$BillingAccountPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2329,6 +2466,25 @@ export type Organization$streamsArgs<ExtArgs extends runtime.Types.Extensions.In
   take?: number
   skip?: number
   distinct?: Prisma.StreamSubscriptionScalarFieldEnum | Prisma.StreamSubscriptionScalarFieldEnum[]
+}
+
+/**
+ * Organization.billing
+ */
+export type Organization$billingArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the BillingAccount
+   */
+  select?: Prisma.BillingAccountSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the BillingAccount
+   */
+  omit?: Prisma.BillingAccountOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.BillingAccountInclude<ExtArgs> | null
+  where?: Prisma.BillingAccountWhereInput
 }
 
 /**

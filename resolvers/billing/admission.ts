@@ -1,0 +1,314 @@
+// Paying for a metered request before it runs, without a database round trip on the hot path.
+//
+// Each instance reserves credit (or starter-grant calls) for an organization in the database, in
+// a transaction that holds the organization's account row, and then admits requests against that
+// reservation in memory. A reservation is counted against the balance and the budget controls by
+// every instance, so the balance never goes below zero and no cap is crossed, however many
+// instances admit at once. What was admitted is settled into the ledger every IDS_BILLING_SETTLE_MS
+// (one debit entry, and a RequestCharge row per request in the same transaction), and whenever an
+// instance needs more. Reservations are sized to a quarter of what is left, so a small balance is
+// shared out in small pieces. An instance that dies loses what it admitted but had not settled
+// (those calls are not charged) and its reservation expires once it stops heartbeating.
+import { hostname } from 'node:os';
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import { ApiError, unexpectedError } from '../../server/errors.ts';
+import { randomBase62 } from '../../server/ids.ts';
+import type { BusEvent } from '../../subscriptions/bus.ts';
+import { publishAll, recordEvent } from '../../subscriptions/events.ts';
+import type { Services } from '../context.ts';
+import { creditRoom, gateError, grantRoom, grantUsedUp, stateGate, subscriptionPlans } from './gates.ts';
+import { appendEntry, lockAccount, millicentsPerCent, type AccountRow } from './ledger.ts';
+
+export interface AdmittedCharge {
+  /** the list price of the request in millicents, whatever pays for it */
+  priceMillicents: bigint;
+  paidWith: 'credits' | 'grant' | 'plan' | 'free';
+}
+
+interface PendingCharge {
+  requestId: string;
+  meterClass: string;
+  units: number;
+  millicents: bigint;
+  at: Date;
+}
+
+interface Lease {
+  /** what the database holds for this instance: unspent plus admitted-but-unsettled */
+  reservedMillicents: bigint;
+  unspentMillicents: bigint;
+  reservedGrantCalls: number;
+  unspentGrantCalls: number;
+  pending: PendingCharge[];
+  pendingGrantCalls: number;
+  /** how the organization pays, as the database said at the last reservation */
+  mode?: 'grant' | 'credits' | 'plan';
+  /** this organization's transactions, one after the other */
+  queue: Promise<unknown>;
+  /** the reservation in flight that admitting requests wait for (one at a time, shared) */
+  refill: Promise<void> | null;
+  /** the size of the last credit reservation: a new one starts early when a quarter of it is left */
+  lastGrantMillicents: bigint;
+  lastUsed: number;
+}
+
+type Tx = Prisma.TransactionClient;
+
+/** a reservation whose instance has not heartbeated for this long is given back */
+const reservationTtlMs = 60_000;
+/** an idle organization's unspent reservation is given back after this long */
+const idleReleaseMs = 30_000;
+/** at most this many calls' worth is reserved at once */
+const maxCallsPerReservation = 4096n;
+
+export interface AdmissionHooks {
+  /** a settlement left a balance below the organization's auto-top-up threshold */
+  lowBalance?(orgId: string): void;
+}
+
+export class Admission {
+  readonly instanceId = `${hostname()}:${process.pid}:${randomBase62(8)}`;
+  private readonly leases = new Map<string, Lease>();
+  private prices: Map<string, bigint> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private readonly stop = new AbortController();
+  hooks: AdmissionHooks = {};
+
+  constructor(private readonly services: Pick<Services, 'prisma' | 'bus' | 'logger' | 'config'>) {}
+
+  start(): void {
+    this.timer = setInterval(() => void this.tick(), this.services.config.billing.settleMs);
+    this.timer.unref();
+    // A change of plan or billing state (any event about the organization) is re-read at the next reservation.
+    void (async () => {
+      for await (const event of this.services.bus.subscribe(this.stop.signal)) {
+        const lease = event.orgId ? this.leases.get(event.orgId) : undefined;
+        if (lease) lease.mode = undefined;
+      }
+    })();
+  }
+
+  /** Settles everything admitted and gives every reservation back (shutdown). */
+  async close(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.stop.abort();
+    await Promise.all([...this.leases.keys()].map((orgId) => this.release(orgId)));
+  }
+
+  /** The list price of `units` of a meter class (its launch rate: cents per 1,000 calls is millicents per call). */
+  async price(meterClass: string, units: number): Promise<bigint> {
+    if (!this.prices) {
+      const meters = await this.services.prisma.meterClass.findMany();
+      this.prices = new Map(meters.map((m) => [m.key, BigInt(m.ratePer1000CallsCents)]));
+    }
+    return (this.prices.get(meterClass) ?? 0n) * BigInt(units);
+  }
+
+  /**
+   * Pays for one request or refuses it with a 402 (SPEC 7.1). `org` is the organization as the
+   * request path holds it (possibly a few seconds old); the database decides whenever a
+   * reservation is made.
+   */
+  async admit(org: { id: string; planKey: string; billingState: string }, meterClass: string, units: number, requestId: string): Promise<AdmittedCharge> {
+    const priceMillicents = await this.price(meterClass, units);
+    if (!this.services.config.billing.enforced || priceMillicents === 0n) return { priceMillicents, paidWith: 'free' };
+    const gate = stateGate(org.planKey, org.billingState);
+    if (gate) throw gateError(gate);
+    if (subscriptionPlans.has(org.planKey)) return { priceMillicents, paidWith: 'plan' };
+
+    const lease = this.lease(org.id);
+    lease.lastUsed = Date.now();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const mode = lease.mode ?? (org.planKey === 'payg' ? 'credits' : 'grant');
+      if (mode === 'plan') return { priceMillicents, paidWith: 'plan' };
+      if (mode === 'grant' && lease.unspentGrantCalls >= 1) {
+        lease.unspentGrantCalls -= 1;
+        lease.pendingGrantCalls += 1;
+        return { priceMillicents, paidWith: 'grant' };
+      }
+      if (mode === 'credits' && lease.unspentMillicents >= priceMillicents) {
+        lease.unspentMillicents -= priceMillicents;
+        lease.pending.push({ requestId, meterClass, units, millicents: priceMillicents, at: new Date() });
+        // Reserve the next piece before this one runs out, so that requests do not wait for it.
+        if (!lease.refill && lease.unspentMillicents * 2n < lease.lastGrantMillicents) this.refill(org.id, lease, priceMillicents).catch(() => {});
+        return { priceMillicents, paidWith: 'credits' };
+      }
+      await this.refill(org.id, lease, priceMillicents);
+    }
+    // Three reservations in a row went to other requests of this instance: the credit is that scarce.
+    throw gateError({ code: 'insufficient_credits', message: 'The prepaid credit balance does not cover this request.', details: { neededMillicents: Number(priceMillicents) } });
+  }
+
+  /** Settles what this instance admitted for an organization (before a read of its balance). */
+  async settle(orgId: string): Promise<void> {
+    const lease = this.leases.get(orgId);
+    if (lease) await this.serially(orgId, lease, () => this.reserve(orgId, lease, 0n));
+  }
+
+  /** The reservation in flight, or a new one: concurrent requests short of credit share one. */
+  private refill(orgId: string, lease: Lease, need: bigint): Promise<void> {
+    lease.refill ??= this.serially(orgId, lease, () => this.reserve(orgId, lease, need)).finally(() => {
+      lease.refill = null;
+    });
+    return lease.refill;
+  }
+
+  private lease(orgId: string): Lease {
+    let lease = this.leases.get(orgId);
+    if (!lease) {
+      lease = { reservedMillicents: 0n, unspentMillicents: 0n, reservedGrantCalls: 0, unspentGrantCalls: 0, pending: [], pendingGrantCalls: 0, queue: Promise.resolve(), refill: null, lastGrantMillicents: 0n, lastUsed: Date.now() };
+      this.leases.set(orgId, lease);
+    }
+    return lease;
+  }
+
+  private serially<T>(orgId: string, lease: Lease, work: () => Promise<T>): Promise<T> {
+    const run = lease.queue.then(work, work);
+    lease.queue = run.catch((error) => {
+      // a refusal is the request's answer; anything else is ours to look into
+      if (!(error instanceof ApiError)) this.services.logger.error({ err: error, orgId }, 'billing settlement failed');
+    });
+    return run;
+  }
+
+  /**
+   * One transaction on the organization's account: settles what was admitted, then (when `need`
+   * is more than 0) reserves more, or refuses with the gate that binds. A refusal is thrown.
+   */
+  private async reserve(orgId: string, lease: Lease, need: bigint): Promise<void> {
+    const settled = lease.pending.splice(0);
+    const settledGrantCalls = lease.pendingGrantCalls;
+    lease.pendingGrantCalls = 0;
+    const settledMillicents = settled.reduce((sum, c) => sum + c.millicents, 0n);
+    let outcome: { gate: ReturnType<typeof grantUsedUp> | null; events: BusEvent[]; account: AccountRow; granted: { millicents: bigint; grantCalls: number }; mode: Lease['mode'] };
+    try {
+      outcome = await this.services.prisma.$transaction(async (tx) => {
+        const account = await lockAccount(tx, orgId);
+        const org = await tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { planKey: true, billingState: true } });
+        const events: BusEvent[] = [];
+        if (settledMillicents > 0n) await this.writeSettlement(tx, orgId, account, settled, settledMillicents, events);
+        if (settledGrantCalls > 0) {
+          await tx.billingAccount.update({ where: { orgId }, data: { grantCallsUsed: { increment: settledGrantCalls } } });
+          account.grantCallsUsed += settledGrantCalls;
+        }
+        const others = await this.othersHold(tx, orgId);
+        const myMillicents = lease.reservedMillicents - settledMillicents;
+        const myGrantCalls = lease.reservedGrantCalls - settledGrantCalls;
+        const granted = { millicents: 0n, grantCalls: 0 };
+        let gate = stateGate(org.planKey, org.billingState);
+        let mode: Lease['mode'] = subscriptionPlans.has(org.planKey) ? 'plan' : org.planKey === 'payg' ? 'credits' : 'grant';
+        if (!gate && need > 0n && mode === 'grant') {
+          const room = grantRoom(account.grantCallsUsed, others.grantCalls + myGrantCalls);
+          if (room >= 1) granted.grantCalls = Math.max(1, Math.min(64, Math.floor(room / 4)));
+          else if (account.paygEnabled) {
+            // The starter grant's overflow plan: past the grant, calls are paid with credits.
+            await tx.organization.update({ where: { id: orgId }, data: { planKey: 'payg', billingState: 'active' } });
+            events.push(await recordEvent(tx, 'billing.plan_changed', orgId, { planKey: 'payg', billingState: 'active', reason: 'starter_grant_used_up' }));
+            mode = 'credits';
+          } else gate = grantUsedUp();
+        }
+        // What this instance still holds counts toward the request, so that credit is not left in fragments.
+        const shortfall = need - lease.unspentMillicents;
+        if (!gate && shortfall > 0n && mode === 'credits') {
+          const position = { ...account, heldMillicents: others.millicents + myMillicents };
+          const { room, gate: binding } = creditRoom(position, shortfall);
+          gate = binding;
+          if (!gate) {
+            const share = room / 4n;
+            const most = need * maxCallsPerReservation;
+            granted.millicents = share < shortfall ? shortfall : share > most ? most : share;
+          }
+        }
+        await this.holdReservation(tx, orgId, myMillicents + granted.millicents, myGrantCalls + granted.grantCalls);
+        return { gate, events, account, granted, mode };
+      });
+    } catch (error) {
+      lease.pending.unshift(...settled);
+      lease.pendingGrantCalls += settledGrantCalls;
+      if (error instanceof ApiError) throw error;
+      this.services.logger.error({ err: error, orgId }, 'billing reservation failed');
+      throw unexpectedError();
+    }
+    lease.reservedMillicents += outcome.granted.millicents - settledMillicents;
+    lease.unspentMillicents += outcome.granted.millicents;
+    if (outcome.granted.millicents > 0n) lease.lastGrantMillicents = outcome.granted.millicents;
+    lease.reservedGrantCalls += outcome.granted.grantCalls - settledGrantCalls;
+    lease.unspentGrantCalls += outcome.granted.grantCalls;
+    lease.mode = outcome.mode;
+    await publishAll(this.services.bus, outcome.events);
+    const { account } = outcome;
+    if (account.autoTopupEnabled && account.autoTopupThresholdCents !== null && !account.autoTopupInFlight && account.balanceMillicents < BigInt(account.autoTopupThresholdCents) * millicentsPerCent) {
+      this.hooks.lowBalance?.(orgId);
+    }
+    if (outcome.gate) throw gateError(outcome.gate);
+  }
+
+  /** One debit for what was admitted, the charge of every request in it, the month's spend and the soft cap. */
+  private async writeSettlement(tx: Tx, orgId: string, account: AccountRow, charges: PendingCharge[], total: bigint, events: BusEvent[]) {
+    const byClass = new Map<string, number>();
+    for (const c of charges) byClass.set(c.meterClass, (byClass.get(c.meterClass) ?? 0) + 1);
+    const summary = [...byClass].map(([meter, calls]) => `${meter} ${calls}`).join(', ');
+    const entry = await appendEntry(tx, orgId, { type: 'debit', amountMillicents: -total, description: `Usage: ${charges.length} calls (${summary})` });
+    // One array per column, unnested by the database: a settlement may hold thousands of charges,
+    // and Prisma's createMany would bind (and build in JavaScript) seven parameters per row.
+    await tx.$executeRaw`
+      INSERT INTO "RequestCharge" ("requestId", "orgId", "meterClass", "units", "millicents", "ledgerEntryId", "createdAt")
+      SELECT r, ${orgId}, m, u, c, ${entry!.id}, a
+      FROM unnest(${charges.map((c) => c.requestId)}::text[], ${charges.map((c) => c.meterClass)}::text[], ${charges.map((c) => c.units)}::int[], ${charges.map((c) => c.millicents.toString())}::bigint[], ${charges.map((c) => c.at)}::timestamp[]) AS t(r, m, u, c, a)
+      ON CONFLICT ("requestId") DO NOTHING`;
+    const spend = account.periodSpendMillicents + total;
+    const softCapReached = account.softCapCents !== null && spend >= BigInt(account.softCapCents) * millicentsPerCent && account.softCapNotifiedPeriod !== account.period;
+    await tx.billingAccount.update({
+      where: { orgId },
+      data: { periodSpendMillicents: spend, ...(softCapReached ? { softCapNotifiedPeriod: account.period } : {}) },
+    });
+    if (softCapReached) {
+      events.push(await recordEvent(tx, 'billing.soft_cap_reached', orgId, { period: account.period, softCapCents: account.softCapCents!, periodSpendMillicents: Number(spend) }));
+    }
+    account.balanceMillicents = entry!.balanceAfterMillicents;
+    account.periodSpendMillicents = spend;
+  }
+
+  /** What the other live instances hold for the organization; reservations of dead ones are given back. */
+  private async othersHold(tx: Tx, orgId: string): Promise<{ millicents: bigint; grantCalls: number }> {
+    const staleBefore = new Date(Date.now() - reservationTtlMs);
+    await tx.creditReservation.deleteMany({ where: { orgId, heartbeatAt: { lt: staleBefore } } });
+    const held = await tx.creditReservation.aggregate({ where: { orgId, instanceId: { not: this.instanceId } }, _sum: { millicents: true, grantCalls: true } });
+    return { millicents: held._sum.millicents ?? 0n, grantCalls: held._sum.grantCalls ?? 0 };
+  }
+
+  private async holdReservation(tx: Tx, orgId: string, millicents: bigint, grantCalls: number) {
+    const key = { orgId_instanceId: { orgId, instanceId: this.instanceId } };
+    if (millicents === 0n && grantCalls === 0) await tx.creditReservation.deleteMany({ where: { orgId, instanceId: this.instanceId } });
+    else await tx.creditReservation.upsert({ where: key, create: { orgId, instanceId: this.instanceId, millicents, grantCalls }, update: { millicents, grantCalls, heartbeatAt: new Date() } });
+  }
+
+  /** Settles an organization's admitted calls and gives its unspent reservation back (before a refund counts what is unspent). */
+  giveBack(orgId: string): Promise<void> {
+    return this.release(orgId);
+  }
+
+  private async release(orgId: string): Promise<void> {
+    const lease = this.leases.get(orgId);
+    if (!lease || (lease.reservedMillicents === 0n && lease.reservedGrantCalls === 0)) return;
+    await this.serially(orgId, lease, async () => {
+      // Nothing more is admitted from it once it is given back: take it out of reach first.
+      lease.reservedMillicents -= lease.unspentMillicents;
+      lease.unspentMillicents = 0n;
+      lease.reservedGrantCalls -= lease.unspentGrantCalls;
+      lease.unspentGrantCalls = 0;
+      await this.reserve(orgId, lease, 0n);
+    });
+  }
+
+  private async tick(): Promise<void> {
+    const now = Date.now();
+    for (const [orgId, lease] of this.leases) {
+      if (now - lease.lastUsed > idleReleaseMs) await this.release(orgId).catch(() => {});
+      else if (lease.pending.length || lease.pendingGrantCalls) await this.settle(orgId).catch(() => {});
+    }
+    if (this.leases.size) {
+      await this.services.prisma.creditReservation.updateMany({ where: { instanceId: this.instanceId }, data: { heartbeatAt: new Date() } }).catch(() => {});
+    }
+  }
+}
