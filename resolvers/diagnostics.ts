@@ -10,11 +10,13 @@ export async function requestDiagnostics(ctx: Context, requestId: string) {
   await ctx.requestLog.flush(); // this instance's latest records; other instances write theirs within a second
   const record = await ctx.prisma.requestRecord.findFirst({ where: { id: requestId, orgId } });
   if (!record) throw new ApiError('request_not_found', `No request ${requestId} of this organization is recorded (records appear within a second of the answer).`);
+  await ctx.admission.settle(orgId); // what this instance admitted is in the ledger; other instances settle within IDS_BILLING_SETTLE_MS
+  const charge = await ctx.prisma.requestCharge.findFirst({ where: { requestId, orgId } });
   const events = await ctx.prisma.event.findMany({ where: { requestId, orgId }, orderBy: { seq: 'asc' } });
   const deliveries = events.length
     ? await ctx.prisma.webhookDelivery.findMany({ where: { orgId, eventId: { in: events.map((e) => e.id) } }, orderBy: [{ createdAt: 'asc' }, { attempt: 'asc' }] })
     : [];
-  return { record, events, deliveries };
+  return { record, charge, events, deliveries };
 }
 
 interface SummaryRow {

@@ -24,9 +24,18 @@ const RequestRecord = builder.objectRef<Diagnostics['record']>('RequestRecord').
   }),
 });
 
+const RequestChargeRef = builder.objectRef<NonNullable<Diagnostics['charge']>>('RequestCharge').implement({
+  description: 'What a request paid with prepaid credit, and the ledger debit that settled it.',
+  fields: (t) => ({
+    millicents: t.expose('millicents', { type: 'Long' }),
+    ledgerEntryId: t.exposeString('ledgerEntryId'),
+  }),
+});
+
 const RequestDiagnostics = builder.objectRef<Diagnostics>('RequestDiagnostics').implement({
   fields: (t) => ({
     request: t.field({ type: RequestRecord, resolve: (d) => d.record }),
+    charge: t.field({ type: RequestChargeRef, nullable: true, description: 'null unless the request was paid with prepaid credit', resolve: (d) => d.charge }),
     events: t.field({ type: [LoggedEvent], description: 'Events the request caused', resolve: (d) => d.events }),
     deliveries: t.field({ type: [WebhookDelivery], description: 'Webhook delivery attempts of those events', resolve: (d) => d.deliveries }),
   }),

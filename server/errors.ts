@@ -42,6 +42,7 @@ export const errorStatus = {
   grant_reset_too_soon: 409,
   payment_method_limit_reached: 409,
   refund_not_allowed: 409,
+  subscription_already_active: 409,
   processor_signature_invalid: 400,
   method_not_allowed: 405,
   webhook_endpoint_disabled: 409,

@@ -309,6 +309,12 @@ export const checkoutPlans = ['personal', 'team'] as const;
 export async function createCheckout(ctx: Context, orgId: string, input: { plan: (typeof checkoutPlans)[number]; successUrl: string; cancelUrl: string }) {
   const price = ctx.config.stripe.prices[input.plan];
   if (!price) throw new ApiError('payment_processor_unavailable', `Checkout for the ${input.plan} plan is not configured on this service (no price id).`, { retryable: false });
+  const current = await ctx.prisma.billingAccount.findUnique({ where: { orgId }, select: { subscriptionId: true, subscriptionStatus: true } });
+  if (current?.subscriptionId && current.subscriptionStatus && !['canceled', 'incomplete_expired'].includes(current.subscriptionStatus)) {
+    throw new ApiError('subscription_already_active', `The organization already has a subscription (${current.subscriptionStatus}); change or cancel it in the billing portal (POST /v1/billing/portal).`, {
+      details: { subscriptionStatus: current.subscriptionStatus },
+    });
+  }
   const customer = await ensureCustomer(ctx, orgId);
   const session = await processorCall('start checkout', () =>
     client(ctx.config).checkout.sessions.create(

@@ -16,7 +16,7 @@ export const diagnosticsRoutes = [
     path: '/v1/diagnostics/requests/{request_id}',
     summary: 'One request and everything it caused',
     description:
-      'Every request to /v1, /graphql and /mcp is recorded (within a second of its answer): door, operation, status, error code, meter class and units charged, duration. With it come the events it caused and their webhook delivery attempts. Another organization\'s request id is 404 request_not_found.',
+      'Every request to /v1, /graphql and /mcp is recorded (within a second of its answer): door, operation, status, error code, meter class and units charged, duration; what it paid with prepaid credit and the ledger debit that settled it. With it come the events it caused and their webhook delivery attempts. Another organization\'s request id is 404 request_not_found.',
     ...common,
     params: { path: z.strictObject({ request_id: z.string().regex(/^req_[0-9A-Za-z]{24}$/, 'expected a request id, req_ and 24 letters or digits') }), query: z.strictObject({ view: viewParam }) },
     response: z.object({
@@ -32,7 +32,12 @@ export const diagnosticsRoutes = [
         createdAt: z.iso.datetime(),
         durationMs: z.number(),
       }),
-      usage: z.object({ meterClass: z.string().nullable(), units: z.number().int().nullable() }),
+      usage: z.object({
+        meterClass: z.string().nullable(),
+        units: z.number().int().nullable(),
+        chargedMillicents: z.number().int().nullable().describe('What the request paid with prepaid credit (null: paid by the plan or the starter grant, free, or refused)'),
+        ledgerEntryId: z.string().nullable().describe('The debit that settled it (settled within a second or so of the answer)'),
+      }),
       events: z.array(event),
       deliveries: z.array(delivery),
       requestId: z.string(),
@@ -45,7 +50,7 @@ export const diagnosticsRoutes = [
     return {
       object: 'request_diagnostics',
       request: { ...request, door: request.door as 'rest' | 'graphql' | 'mcp' },
-      usage: { meterClass: meterClass ?? null, units: cost ?? null },
+      usage: { meterClass: meterClass ?? null, units: cost ?? null, chargedMillicents: d.charge?.millicents ?? null, ledgerEntryId: d.charge?.ledgerEntryId ?? null },
       events: d.events.map((e) => ({ object: 'event' as const, ...e })),
       deliveries: d.deliveries.map(toDelivery),
       ...meta,

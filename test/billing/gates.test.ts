@@ -96,8 +96,16 @@ describe('credit', () => {
     const debits = await prisma.ledgerEntry.findMany({ where: { orgId: org.orgId, type: 'debit' } });
     expect(debits.reduce((s, d) => s - d.amountMillicents, 0n)).toBe(charges.reduce((s, c) => s + c.millicents, 0n));
 
+    // diagnostics show what one request paid and the debit that settled it
+    const lastId = (await dataRead(org.key)).headers.get('request-id')!;
+    const seen = await call(t, 'GET', `/v1/diagnostics/requests/${lastId}`, { key: org.key });
+    const settledBy = await prisma.requestCharge.findUniqueOrThrow({ where: { requestId: lastId } });
+    expect(seen.body.usage).toEqual({ meterClass: 'data_read', units: 1, chargedMillicents: 200, ledgerEntryId: settledBy.ledgerEntryId });
+    expect((await prisma.ledgerEntry.findUniqueOrThrow({ where: { id: settledBy.ledgerEntryId } })).type).toBe('debit');
+    await t.service.services.admission.settle(org.orgId);
+
     const credits = await call(t, 'GET', '/v1/billing/credits', { key: org.key });
-    expect(credits.body).toMatchObject({ balanceMillicents: 8600, balanceCents: 8, lifetime: { spentMillicents: 1400, adjustedMillicents: 10_000 } });
+    expect(credits.body).toMatchObject({ balanceMillicents: 8400, balanceCents: 8, lifetime: { spentMillicents: 1600, adjustedMillicents: 10_000 } });
     // newest first, a page at a time: the debits that settled the 7 calls, then the adjustment
     const listed = [];
     let cursor = '';
@@ -106,10 +114,10 @@ describe('credit', () => {
       listed.push(...page.body.data);
       cursor = page.body.nextCursor ?? '';
     } while (cursor);
-    expect(listed[0]).toMatchObject({ type: 'debit', balanceAfterMillicents: 8600 });
+    expect(listed[0]).toMatchObject({ type: 'debit', balanceAfterMillicents: 8400 });
     expect(listed.at(-1)).toMatchObject({ type: 'adjustment', amountMillicents: 10_000, balanceAfterMillicents: 10_000, description: 'test credit' });
     expect(listed.slice(0, -1).every((e) => e.type === 'debit')).toBe(true);
-    expect(listed.reduce((sum, e) => sum + e.amountMillicents, 0)).toBe(8600);
+    expect(listed.reduce((sum, e) => sum + e.amountMillicents, 0)).toBe(8400);
   });
 
   it('never goes below zero: credit for N calls, 6N sent at once, at most N served', async () => {

@@ -507,6 +507,9 @@ describe('the processor webhook receiver', () => {
     const quote = await call(t, 'POST', '/v1/billing/quote', { key: org.key, body: { meterClass: 'analytics', calls: 3 } });
     expect(quote.body).toMatchObject({ planKey: 'team', allowed: true, gates: [] });
     expect((await call(t, 'GET', '/v1/filings?ticker=ZZZZ', { key: org.key })).status).toBe(404);
+    // a second subscription is not sold to an organization that has one
+    const again = { plan: 'personal', successUrl: 'https://example.com/ok', cancelUrl: 'https://example.com/no' };
+    expectEnvelope(await call(t, 'POST', '/v1/billing/checkout', { token: org.token, body: again }), 409, 'subscription_already_active');
 
     // A newer update, then an older one arriving late: the older one changes nothing.
     mark = server.events.length;
@@ -549,6 +552,8 @@ describe('the processor webhook receiver', () => {
     await deliverSince(env, mark);
     expect(await snapshot(t, org)).toMatchObject({ billingState: 'canceled', subscription: { id: subId, status: 'canceled' } });
     expectEnvelope(await call(t, 'GET', '/v1/filings?ticker=ZZZZ', { key: org.key }), 402, 'billing_required');
+    // once cancelled, a new checkout may start
+    expect((await call(t, 'POST', '/v1/billing/checkout', { token: org.token, body: again })).status).toBe(200);
 
     // Every notice was recorded once.
     const ids = server.events.filter((e) => JSON.stringify(e.data.object).includes(subId)).map((e) => e.id);
