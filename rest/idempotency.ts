@@ -10,12 +10,12 @@
 // come before the claim), a 402 or 429 (quota and billing refusals: the work did not start), a 5xx
 // or an unexpected error, and an answer that is not a JSON body. Stored bodies are sealed with the
 // service key (they may hold a secret shown once, such as a new API key's), and replayed byte for byte.
-import { createHash } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { PrismaClient } from '../prisma/db.ts';
 import { Prisma } from '../prisma/generated/client/client.ts';
 import type { Principal, Services } from '../resolvers/context.ts';
 import { ApiError } from '../server/errors.ts';
+import { sha256Hex } from '../server/ids.ts';
 import type { Logger } from '../server/logger.ts';
 import { decryptSecret, encryptSecret } from '../subscriptions/webhooks/signing.ts';
 import { locals } from './requestContext.ts';
@@ -46,7 +46,7 @@ export function canonicalJson(value: unknown): string {
 
 /** sha256 of the method, the path and the parsed query and body. */
 export function requestFingerprint(method: string, path: string, params: { query?: unknown; body?: unknown }): string {
-  return createHash('sha256').update(canonicalJson([method, path, params.query ?? {}, params.body ?? null])).digest('hex');
+  return sha256Hex(canonicalJson([method, path, params.query ?? {}, params.body ?? null]));
 }
 
 interface Claim {

@@ -76,8 +76,8 @@ export async function createService(config: Config, options: { logger?: Logger; 
   app.get('/graphql', graphiql);
   app.use('/graphql', (req, res) => void graphql(req, res, { req, res }));
   app.use(mcpRouter(services, routes));
-  // the processor's webhook is verified over the bytes it sent
-  app.use('/v1/billing/webhooks/processor', express.json({ limit: maxBodyBytes, verify: keepRawBody }));
+  // routes that verify a sender's signature need the bytes it sent
+  for (const route of routes.filter((r) => r.signedBody)) app.use(route.path, express.json({ limit: maxBodyBytes, verify: keepRawBody }));
   app.use(express.json({ limit: maxBodyBytes }));
   app.use(refuseKeysInBody);
   const openApi = buildOpenApi(routes);

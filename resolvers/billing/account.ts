@@ -93,7 +93,6 @@ export async function creditSummary(services: Services, orgId: string) {
 }
 
 export async function setBudget(ctx: Context, orgId: string, budget: { hardCapCents?: number | null; softCapCents?: number | null; approvalThresholdCents?: number | null }) {
-  await ensureAccount(ctx.prisma, orgId);
   const events: BusEvent[] = [];
   await ctx.prisma.$transaction(async (tx) => {
     await lockAccount(tx, orgId);
@@ -160,15 +159,15 @@ export async function quote(services: Services, orgId: string, ask: { meterClass
   const steps = ask.workflow ? workflows[ask.workflow]!.steps.map((s) => ({ ...s, calls: s.calls * ask.calls })) : [{ meterClass: ask.meterClass!, calls: ask.calls }];
   const { account, org, spend, heldMillicents, heldGrantCalls } = await readAccount(services.prisma, orgId);
   const quotas = await services.prisma.planQuota.findMany({ where: { planKey: org.planKey } });
+  const pricedSteps = await Promise.all(steps.map(async (s) => ({ ...s, estimatedMillicents: await services.admission.price(s.meterClass, s.calls) })));
   let estimated = 0n;
   let priced = 0;
   const gates: Gate[] = [];
-  for (const step of steps) {
+  for (const step of pricedSteps) {
     const windows = quotas.filter((q) => q.meterClass === step.meterClass);
     if (!windows.length || windows.some((q) => !q.allowed)) gates.push({ code: 'billing_required', message: `The plan ${org.planKey} does not include ${step.meterClass} requests.`, details: { meterClass: step.meterClass } });
-    const price = await services.admission.price(step.meterClass, step.calls);
-    estimated += price;
-    if (price > 0n) priced += step.calls;
+    estimated += step.estimatedMillicents;
+    if (step.estimatedMillicents > 0n) priced += step.calls;
   }
   const state = estimated > 0n ? stateGate(org.planKey, org.billingState) : null;
   if (state) gates.push(state);
@@ -185,7 +184,7 @@ export async function quote(services: Services, orgId: string, ask: { meterClass
   return {
     planKey: org.planKey,
     billingState: org.billingState,
-    steps: await Promise.all(steps.map(async (s) => ({ ...s, estimatedMillicents: await services.admission.price(s.meterClass, s.calls) }))),
+    steps: pricedSteps,
     estimatedMillicents: estimated,
     estimatedCents: Number((estimated + millicentsPerCent - 1n) / millicentsPerCent),
     gates: gates.map((g) => ({ code: g.code, message: g.message })),

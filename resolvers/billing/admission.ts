@@ -92,7 +92,7 @@ export class Admission {
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.stop.abort();
-    await Promise.all([...this.leases.keys()].map((orgId) => this.release(orgId)));
+    await Promise.all([...this.leases.keys()].map((orgId) => this.giveBack(orgId)));
   }
 
   /** The list price of `units` of a meter class (its launch rate: cents per 1,000 calls is millicents per call). */
@@ -283,12 +283,8 @@ export class Admission {
     else await tx.creditReservation.upsert({ where: key, create: { orgId, instanceId: this.instanceId, millicents, grantCalls }, update: { millicents, grantCalls, heartbeatAt: new Date() } });
   }
 
-  /** Settles an organization's admitted calls and gives its unspent reservation back (before a refund counts what is unspent). */
-  giveBack(orgId: string): Promise<void> {
-    return this.release(orgId);
-  }
-
-  private async release(orgId: string): Promise<void> {
+  /** Settles an organization's admitted calls and gives its unspent reservation back (when idle, at shutdown, before a refund counts what is unspent). */
+  async giveBack(orgId: string): Promise<void> {
     const lease = this.leases.get(orgId);
     if (!lease || (lease.reservedMillicents === 0n && lease.reservedGrantCalls === 0)) return;
     await this.serially(orgId, lease, async () => {
@@ -304,7 +300,7 @@ export class Admission {
   private async tick(): Promise<void> {
     const now = Date.now();
     for (const [orgId, lease] of this.leases) {
-      if (now - lease.lastUsed > idleReleaseMs) await this.release(orgId).catch(() => {});
+      if (now - lease.lastUsed > idleReleaseMs) await this.giveBack(orgId).catch(() => {});
       else if (lease.pending.length || lease.pendingGrantCalls) await this.settle(orgId).catch(() => {});
     }
     if (this.leases.size) {

@@ -28,6 +28,9 @@ export interface AccountRow {
   autoTopupThresholdCents: number | null;
   autoTopupAmountCents: number | null;
   autoTopupInFlight: string | null;
+  subscriptionId: string | null;
+  subscriptionStatus: string | null;
+  subscriptionEventAt: Date | null;
 }
 
 /** The budget period: the UTC calendar month. */

@@ -5,6 +5,7 @@ import type Stripe from 'stripe';
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import type { Services } from '../context.ts';
+import { subscriptionPlans } from './gates.ts';
 import { ensureAccount, lockAccount, millicentsPerCent, appendEntry } from './ledger.ts';
 import { autoTopupFailedMark, creditTopUp, forgetPaymentMethod, rememberPaymentMethod, retrievePaymentMethod, verifyProcessorEvent } from './processor.ts';
 
@@ -34,8 +35,7 @@ async function applySubscription(services: Services, event: Stripe.Event, sub: S
   const occurredAt = new Date(event.created * 1000);
   const events: BusEvent[] = [];
   await services.prisma.$transaction(async (tx) => {
-    await lockAccount(tx, orgId);
-    const account = await tx.billingAccount.findUniqueOrThrow({ where: { orgId } });
+    const account = await lockAccount(tx, orgId);
     // An older notice never overwrites a newer state.
     if (account.subscriptionEventAt && account.subscriptionEventAt > occurredAt) return;
     // A cancelled subscription stays cancelled: the processor's times are whole seconds, so a
@@ -43,7 +43,7 @@ async function applySubscription(services: Services, event: Stripe.Event, sub: S
     if (!deleted && account.subscriptionId === sub.id && account.subscriptionStatus === 'canceled') return;
     const status = deleted ? 'canceled' : sub.status;
     const billingState = stateOf(status);
-    const planKey = sub.metadata?.planKey && ['personal', 'team', 'enterprise'].includes(sub.metadata.planKey) ? sub.metadata.planKey : undefined;
+    const planKey = sub.metadata?.planKey && subscriptionPlans.has(sub.metadata.planKey) ? sub.metadata.planKey : undefined;
     await tx.billingAccount.update({ where: { orgId }, data: { subscriptionId: sub.id, subscriptionStatus: status, subscriptionEventAt: occurredAt, customerId: account.customerId ?? id(sub.customer) } });
     await tx.organization.update({ where: { id: orgId }, data: { billingState, ...(planKey && billingState !== 'canceled' ? { planKey } : {}) } });
     events.push(await recordEvent(tx, 'billing.plan_changed', orgId, { planKey: planKey ?? null, billingState, reason: `subscription_${status}` }));
@@ -57,8 +57,7 @@ async function setStateFromInvoice(services: Services, invoice: Stripe.Invoice, 
   const occurredAt = new Date(event.created * 1000);
   const events: BusEvent[] = [];
   await services.prisma.$transaction(async (tx) => {
-    await lockAccount(tx, orgId);
-    const account = await tx.billingAccount.findUniqueOrThrow({ where: { orgId } });
+    const account = await lockAccount(tx, orgId);
     if (!account.subscriptionId || (account.subscriptionEventAt && account.subscriptionEventAt > occurredAt)) return;
     const org = await tx.organization.findUniqueOrThrow({ where: { id: orgId } });
     const billingState = paid ? (org.billingState === 'past_due' ? 'active' : org.billingState) : 'past_due';

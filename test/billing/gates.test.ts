@@ -135,6 +135,18 @@ describe('credit', () => {
     expect(await ledgerSum(org.orgId)).toBe(account.balanceMillicents);
   });
 
+  it('counts what another live instance holds, and takes back what a dead one held', async () => {
+    const org = await payg(1); // 5 data reads
+    const { prisma } = t.service.services;
+    // another instance holds all of it and still heartbeats: nothing is left here
+    await prisma.creditReservation.create({ data: { orgId: org.orgId, instanceId: 'elsewhere:1', millicents: 1000n } });
+    expectEnvelope(await dataRead(org.key), 402, 'insufficient_credits');
+    // it stops heartbeating (killed): a minute later its reservation is given back
+    await prisma.creditReservation.update({ where: { orgId_instanceId: { orgId: org.orgId, instanceId: 'elsewhere:1' } }, data: { heartbeatAt: new Date(Date.now() - 61_000) } });
+    expect((await dataRead(org.key)).status).toBe(200);
+    expect(await prisma.creditReservation.count({ where: { orgId: org.orgId, instanceId: 'elsewhere:1' } })).toBe(0);
+  });
+
   it('past the starter grant, an organization with pay-as-you-go pays with credit', async () => {
     const org = await orgWithKey(t);
     const { prisma } = t.service.services;
