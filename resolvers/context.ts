@@ -9,6 +9,7 @@ import type { RequestCache } from './requestCache.ts';
 import type { SessionVerifier } from './sessions.ts';
 import type { RequestLog } from '../server/requestLog.ts';
 import type { Admission } from './billing/admission.ts';
+import type { Mailer } from '../subscriptions/email/mailer.ts';
 
 /** Long-lived parts of one running service. */
 export interface Services {
@@ -24,6 +25,13 @@ export interface Services {
   requestLog: RequestLog;
   /** pays for metered requests before they run (billing gates, grant and credit) */
   admission: Admission;
+  email: EmailSettings;
+}
+
+/** What monitor email delivery needs: the SMTP client (null without IDS_SMTP_URL) and the key of unsubscribe links. */
+export interface EmailSettings {
+  mailer: Mailer | null;
+  unsubscribeKey: Buffer;
 }
 
 /** What the webhook routes and worker need besides the database. */

@@ -90,9 +90,11 @@ export function routeHandler(services: Services, route: Route) {
           res.set('Service-Estimated-Cost', String(charge.priceMillicents));
         }
       }
-      if (route.access === 'public' && route.method === 'GET') res.set('Cache-Control', publicCacheControl);
+      if (route.access === 'public' && route.method === 'GET') res.set('Cache-Control', route.changesState ? 'no-store' : publicCacheControl);
       if (route.stream) return await route.stream(params, { ...services, principal, requestId }, res); // exports write their own download
-      res.status(200).json(await route.run(params, { ...services, principal, requestId }));
+      const answer = await route.run(params, { ...services, principal, requestId });
+      if (route.page && req.accepts(['application/json', 'text/html']) === 'text/html') return void res.status(200).type('html').send(route.page(answer));
+      res.status(200).json(answer);
     } catch (error) {
       next(error);
     }

@@ -42,13 +42,43 @@ export interface Route {
   signedBody?: { header: string };
   /** listed as an MCP tool of the same name, answering with the route's agent view */
   mcp?: boolean;
+  /** a list read a monitor can save (resolvers/monitors/) */
+  watch?: Watch;
+  /** a link followed by people: its answer as an HTML page, for a client that prefers text/html (a browser) */
+  page?: (body: any) => string;
+  /** a GET that changes something (a monitor's check, a signed link): never cached, not read-only to agents */
+  changesState?: boolean;
   run(params: { path: any; query: any; body: any }, ctx: Context): Promise<unknown>;
   /** an export: answers by writing a download itself instead of one JSON body (see exportRoute) */
   stream?(params: { path: any; query: any; body: any }, ctx: Context, res: ServerResponse): Promise<void>;
 }
 
+/** The records a list read shows, named by the public event that announces each new one. */
+export type WatchedRecords = 'filing' | 'form' | 'filing_event' | 'fact';
+
+/**
+ * How a monitor runs a list read over just-ingested records: `items` answers what the read
+ * (these params, the default view) shows of the records `ids` names, in the route's item shape.
+ */
+export interface Watch {
+  records: WatchedRecords;
+  /** the form family or event type the route lists; null when it lists every one */
+  scope: string | null;
+  items(params: { path: any; query: any; body: any }, ctx: Context, ids: string[]): Promise<Record<string, unknown>[]>;
+}
+
+/**
+ * How an operation route narrows itself to some records: `only` passes the ids to the
+ * operation's `$only` variable (filings, forms, events); `accession` pages through the read and
+ * keeps the items from those filings (facts: a series is stitched per period, so it is read whole).
+ */
+type WatchDefinition = { records: WatchedRecords; scope?: string; restrict: 'only' | 'accession' };
+
+/** Pages a monitor reads of a series narrowed by accession: the newest 500 items. */
+const accessionPages = 5;
+
 /** What a route says about itself: everything but how it runs and what its params and response are typed as. */
-type RouteDescription = Omit<Route, 'params' | 'response' | 'run'>;
+type RouteDescription = Omit<Route, 'params' | 'response' | 'run' | 'watch' | 'page'>;
 
 /** Response fields every object body carries. */
 export interface ResponseMeta {
@@ -66,26 +96,57 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
     response: R;
     operation: TypedDocumentNode<TData, TVars>;
     variables?: (params: RouteParams<P, Q, B>) => TVars;
+    watch?: WatchDefinition;
   },
 ) {
-  const { operation, variables, params = {}, ...rest } = def;
+  const { operation, variables, watch, params = {}, ...rest } = def;
   // A GET data read answers the same for every caller with the same parameters (access and
   // metering have run by now), so its answer is kept with the data it came from and dropped
   // with it when an ingest commits (resolvers/dataCache.ts).
-  const shared = rest.method === 'GET' && rest.meter === 'data_read';
+  const shared = rest.method === 'GET' && rest.meter === 'data_read' && isQuery(operation);
   return {
     reshape(reshape: (data: TData, meta: ResponseMeta, params: RouteParams<P, Q, B>) => z.input<R>): Route {
-      const answer = async (parsed: RouteParams<P, Q, B>, ctx: Context, requestId: string) =>
-        reshape(await runOperation(operation, (variables?.(parsed) ?? {}) as TVars, ctx), { requestId }, parsed);
+      const answer = async (parsed: RouteParams<P, Q, B>, ctx: Context, requestId: string, narrowed: { only?: string[] } = {}) =>
+        reshape(await runOperation(operation, { ...(variables?.(parsed) ?? {}), ...narrowed } as TVars, ctx), { requestId }, parsed);
       return {
         ...rest,
         params: params as Route['params'],
+        ...(watch ? { watch: watchOf(watch, answer) } : {}),
         async run(parsed, ctx) {
           if (!shared) return answer(parsed, ctx, ctx.requestId);
           const kept = await ctx.cache.data.answer(`${rest.name}:${JSON.stringify(parsed)}`, async () => answer(parsed, ctx, '') as Promise<object>);
           return { ...kept, requestId: ctx.requestId };
         },
       };
+    },
+  };
+}
+
+/** A mutation behind a GET (a monitor's check moves it on) must run every time. */
+function isQuery(document: TypedDocumentNode<unknown, never> | TypedDocumentNode<any, any>): boolean {
+  return document.definitions.every((d) => d.kind !== 'OperationDefinition' || d.operation === 'query');
+}
+
+function watchOf(def: WatchDefinition, answer: (parsed: any, ctx: Context, requestId: string, narrowed?: { only?: string[] }) => Promise<unknown>): Watch {
+  const itemsOf = (body: unknown) => ((body as { data?: unknown[]; facts?: unknown[] }).data ?? (body as { facts: unknown[] }).facts) as Record<string, unknown>[];
+  return {
+    records: def.records,
+    scope: def.scope ?? null,
+    async items(params, ctx, ids) {
+      const query = { ...params.query, view: 'default', limit: 100, cursor: undefined };
+      const found: Record<string, unknown>[] = [];
+      if (def.restrict === 'only') {
+        for (let i = 0; i < ids.length; i += 100) found.push(...itemsOf(await answer({ ...params, query }, ctx, '', { only: ids.slice(i, i + 100) })));
+        return found;
+      }
+      const wanted = new Set(ids);
+      for (let page = 0, cursor: string | undefined; page < accessionPages; page++) {
+        const body = (await answer({ ...params, query: { ...query, cursor } }, ctx, '')) as { nextCursor: string | null };
+        found.push(...itemsOf(body).filter((item) => wanted.has(item.accessionNumber as string)));
+        if (!body.nextCursor) break;
+        cursor = body.nextCursor;
+      }
+      return found;
     },
   };
 }

@@ -113,6 +113,9 @@ const EntityPage = builder.objectRef<{ where: Prisma.EntityWhereInput; offset: n
 
 export const maxPageSize = 100;
 
+/** `only`: the list restricted to these records (a monitor asks what its saved query says of the records just added). */
+export const onlyRecords = 'Only these records (accession numbers, or record ids): what a monitor asks of records just ingested';
+
 function pageSize(limit: number | null | undefined, name = 'limit') {
   const size = limit ?? 25;
   if (!Number.isInteger(size) || size < 1 || size > maxPageSize) {
@@ -180,7 +183,15 @@ builder.queryFields((t) => ({
     description: 'Filings ordered by acceptance time, newest first.',
     defaultSize: 25,
     maxSize: maxPageSize,
-    args: { cik: t.arg.string(), ticker: t.arg.string(), form: t.arg.string(), filedFrom: t.arg({ type: 'Date' }), filedTo: t.arg({ type: 'Date' }) },
+    args: {
+      cik: t.arg.string(),
+      ticker: t.arg.string(),
+      form: t.arg.string(),
+      item: t.arg.string({ description: '8-K item number, e.g. 2.02' }),
+      filedFrom: t.arg({ type: 'Date' }),
+      filedTo: t.arg({ type: 'Date' }),
+      only: t.arg.stringList({ description: onlyRecords }),
+    },
     resolve: async (query, _root, args, ctx) => {
       requireDataAccess(ctx);
       const company = await companyFilter(ctx, args);
@@ -189,6 +200,8 @@ builder.queryFields((t) => ({
         where: {
           ...company,
           ...(args.form ? { form: args.form } : {}),
+          ...(args.item ? { items: { has: args.item } } : {}),
+          ...(args.only ? { accessionNumber: { in: args.only } } : {}),
           ...(args.filedFrom || args.filedTo ? { filedAt: { ...(args.filedFrom ? { gte: new Date(args.filedFrom) } : {}), ...(args.filedTo ? { lte: new Date(args.filedTo) } : {}) } } : {}),
         },
         orderBy: [{ orderedAt: 'desc' }, { accessionNumber: 'desc' }],

@@ -4,7 +4,7 @@ import { assertAccess } from '../resolvers/access.ts';
 import { citationKey, documentCitations } from '../resolvers/citations.ts';
 import { builder } from './builder.ts';
 import { cikOf, tickerOf } from '../resolvers/entities.ts';
-import { companyFilter, maxPageSize } from './edgar.ts';
+import { companyFilter, maxPageSize, onlyRecords } from './edgar.ts';
 
 builder.prismaObject('FormRecord', {
   description: 'A structured form (Form D, 144, C, 13F, 3/4/5, 13D/G, N-CEN, N-PORT, N-PX, offering cover page) as parsed from its document.',
@@ -65,6 +65,7 @@ builder.queryFields((t) => ({
       filedFrom: t.arg({ type: 'Date' }),
       filedTo: t.arg({ type: 'Date' }),
       includeSamples: t.arg.boolean({ defaultValue: false, description: 'Include the SEC\'s specification samples (fictitious data)' }),
+      only: t.arg.stringList({ description: onlyRecords }),
     },
     resolve: async (query, _root, args, ctx) => {
       requireDataAccess(ctx);
@@ -76,6 +77,7 @@ builder.queryFields((t) => ({
           ...(args.formType ? { formType: args.formType } : {}),
           ...company,
           ...(args.includeSamples ? {} : { isSample: false }),
+          ...(args.only ? { id: { in: args.only } } : {}),
           ...dateRange(args.filedFrom, args.filedTo),
         },
         orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
@@ -104,6 +106,7 @@ builder.queryFields((t) => ({
       filedFrom: t.arg({ type: 'Date' }),
       filedTo: t.arg({ type: 'Date' }),
       meetingType: t.arg.string({ description: 'voting_results only: annual or special' }),
+      only: t.arg.stringList({ description: onlyRecords }),
     },
     resolve: async (query, _root, args, ctx) => {
       requireDataAccess(ctx);
@@ -115,6 +118,7 @@ builder.queryFields((t) => ({
           ...company,
           ...dateRange(args.filedFrom, args.filedTo),
           ...(args.meetingType ? { data: { path: ['meetingType'], equals: args.meetingType } } : {}),
+          ...(args.only ? { id: { in: args.only } } : {}),
         },
         orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
       });

@@ -8,6 +8,7 @@ import './diagnostics.ts';
 import './streams.ts';
 import './delivery.ts';
 import './billing.ts';
+import './monitors.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -1,10 +1,12 @@
 // Composes one running service: database, Redis (optional), limiter, event bus, sessions,
 // and the HTTP server with its doors (REST /v1, /graphql over HTTP and WebSocket).
+import { hkdfSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { openDatabase, type Database } from '../prisma/db.ts';
 import type { Services } from '../resolvers/context.ts';
+import { createMailer } from '../subscriptions/email/mailer.ts';
 import { createRequestCache } from '../resolvers/requestCache.ts';
 import { externalSessionVerifier, localSessionSecret, localSessionVerifier } from '../resolvers/sessions.ts';
 import { errorHandler, keepRawBody, maxBodyBytes, mountRoutes, refuseKeysInBody, refuseKeysInUrl, serviceVersion } from '../rest/http.ts';
@@ -59,7 +61,9 @@ export async function createService(config: Config, options: { logger?: Logger; 
   const webhooks = { key: await webhookKey(config.stateDir, config.webhooks.secretKey), allowedHosts: allowedHostsFromEnv(config.webhooks.allowedHosts.join(',')), retryScale: config.webhooks.retryScale };
   const requestLog = createRequestLog(database.prisma, logger, config.recordRequests);
   const admission = new Admission({ config, prisma: database.prisma, logger, bus });
-  const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions, cache, webhooks, requestLog, admission };
+  // unsubscribe links are signed with a key derived from the server key, never the key itself
+  const email = { mailer: createMailer(config.email.smtpUrl, config.email.from), unsubscribeKey: Buffer.from(hkdfSync('sha256', webhooks.key, Buffer.alloc(0), 'ids monitor unsubscribe links', 32)) };
+  const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions, cache, webhooks, requestLog, admission, email };
   admission.hooks.lowBalance = (orgId) => void autoTopUp(services, orgId).catch((error) => logger.error({ err: error, orgId }, 'auto-top-up failed'));
   admission.start();
   const webhookWorker = config.webhooks.worker ? startWebhookWorker(services, config.webhooks.pollMs) : null;
@@ -111,6 +115,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
       await admission.close();
       await requestLog.close();
+      email.mailer?.close();
       await idempotencySweep.stop();
       cache.close();
       await bus.close();

@@ -52,6 +52,12 @@ export interface Config {
   graphqlMaxCost: number;
   /** how long a request may reuse a key's principal and its organization's quotas (changes made through the service apply at once) */
   requestCacheTtlMs: number;
+  email: {
+    /** IDS_SMTP_URL (smtp://user:pass@host:port, or smtps://): where monitor digests are sent; without it email delivery answers 503 email_delivery_unavailable */
+    smtpUrl?: string;
+    /** IDS_EMAIL_FROM: the From of monitor digests */
+    from: string;
+  };
   webhooks: {
     /** IDS_WEBHOOK_ALLOWED_HOSTS: hosts exempt from the address guard, and allowed plain http (local receivers) */
     allowedHosts: string[];
@@ -122,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     corsOrigins: (env.IDS_CORS_ORIGINS ?? '').split(',').map((o) => o.trim().replace(/\/$/, '')).filter(Boolean),
     graphqlMaxCost: nonNegativeInteger(env, 'IDS_GRAPHQL_MAX_COST', defaultGraphqlMaxCost),
     requestCacheTtlMs: nonNegativeInteger(env, 'IDS_REQUEST_CACHE_TTL_MS', 10_000),
+    email: { smtpUrl: env.IDS_SMTP_URL || undefined, from: env.IDS_EMAIL_FROM || 'IDS monitors <monitors@localhost>' },
     webhooks: {
       allowedHosts: (env.IDS_WEBHOOK_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
       worker: env.IDS_WEBHOOK_WORKER !== 'off',

@@ -7,6 +7,7 @@ import { newId } from './ids.ts';
 /** Every code the service answers with, and its HTTP status. */
 export const errorStatus = {
   invalid_json: 400,
+  unsubscribe_link_invalid: 400,
   validation_error: 400,
   invalid_query_parameter: 400,
   invalid_request_parameter: 400,
@@ -39,6 +40,7 @@ export const errorStatus = {
   stream_subscription_not_found: 404,
   payment_method_not_found: 404,
   top_up_not_found: 404,
+  monitor_not_found: 404,
   grant_reset_too_soon: 409,
   payment_method_limit_reached: 409,
   refund_not_allowed: 409,
@@ -47,6 +49,7 @@ export const errorStatus = {
   method_not_allowed: 405,
   webhook_endpoint_disabled: 409,
   stream_subscription_disabled: 409,
+  monitor_inactive: 409,
   idempotency_key_in_use: 409,
   request_too_large: 413,
   request_headers_too_large: 431,
@@ -56,6 +59,7 @@ export const errorStatus = {
   internal_error: 500,
   auth_verification_unavailable: 503,
   payment_processor_unavailable: 503,
+  email_delivery_unavailable: 503,
   rate_limiter_unavailable: 503,
   workos_authorization_server_unavailable: 503,
 } as const;

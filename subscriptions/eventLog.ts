@@ -112,3 +112,21 @@ export function servedEvent(event: { id: string; type: string; createdAt: Date |
   const createdAt = typeof event.createdAt === 'string' ? event.createdAt : event.createdAt.toISOString();
   return { object: 'event' as const, id: event.id, type: event.type, createdAt, orgId: event.orgId, requestId: event.requestId, data: event.payload };
 }
+
+/**
+ * Public data events of one type after `after`, oldest first; with `ciks`, only those whose data
+ * names one of them (a monitor's read of what was announced since it last looked).
+ */
+export async function readPublicEvents(prisma: Db, type: string, after: LogPosition, limit: number, ciks: string[] | null): Promise<LoggedEvent[]> {
+  const ofCompanies = ciks ? Prisma.sql`AND ("payload"->>'cik') = ANY(${ciks}::text[])` : Prisma.empty;
+  const rows = await prisma.$queryRaw<EventRow[]>`
+    SELECT "seq", "txid", "id", "type", "orgId", "requestId", "payload", "createdAt" FROM "Event"
+    WHERE "type" = ${type} AND "orgId" IS NULL AND ("txid", "seq") > (${after.txid}::bigint, ${after.seq}::bigint) AND ${visible} ${ofCompanies}
+    ORDER BY "txid", "seq"
+    LIMIT ${limit}`;
+  return rows.map(toLogged);
+}
+
+export function isAfter(a: LogPosition, b: LogPosition): boolean {
+  return a.txid > b.txid || (a.txid === b.txid && a.seq > b.seq);
+}

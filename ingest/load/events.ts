@@ -3,6 +3,7 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Tx } from '../handlers.ts';
 import { day, digest, orderDate } from './common.ts';
+import { recordEvents } from '../../subscriptions/events.ts';
 
 export interface EventFields {
   accessionNumber: string | null;
@@ -46,18 +47,32 @@ export async function writeIndexEvents(tx: Tx, events: EventFields[], sourceKey:
   const rows = events
     .filter((e) => !covered.has(`${e.accessionNumber}:${e.type}`))
     .map((e) => ({ id: digest('index', e.accessionNumber, e.item, e.type), ...eventRow(e), fromIndexOnly: true, sourceKey }));
-  return (await tx.filingEvent.createMany({ data: rows, skipDuplicates: true })).count;
+  const written = new Set((await tx.filingEvent.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } })).map((w) => w.id));
+  await announce(tx, rows.filter((r) => written.has(r.id)));
+  return written.size;
 }
 
 /** A document's events replace what an earlier read of it and the index said about that filing. */
 export async function writeDocumentEvents(tx: Tx, events: EventFields[], sourceKey: string): Promise<number> {
+  // a document read again (changed) keeps the ids of the events it still states: only new ones are announced
+  const before = new Set((await tx.filingEvent.findMany({ where: { sourceKey, fromIndexOnly: false }, select: { id: true } })).map((e) => e.id));
   await tx.filingEvent.deleteMany({ where: { sourceKey, fromIndexOnly: false } });
   const accessions = [...new Set(events.map((e) => e.accessionNumber).filter((a): a is string => !!a))];
   if (accessions.length) {
     await tx.filingEvent.deleteMany({ where: { fromIndexOnly: true, accessionNumber: { in: accessions }, type: { in: [...new Set(events.map((e) => e.type))] } } });
   }
   const rows = events.map((e, ordinal) => ({ id: digest('document', sourceKey, e.item, e.type, ordinal), ...eventRow(e), fromIndexOnly: false, sourceKey }));
-  return (await tx.filingEvent.createMany({ data: rows })).count;
+  const written = (await tx.filingEvent.createMany({ data: rows })).count;
+  await announce(tx, rows.filter((r) => !before.has(r.id)));
+  return written;
+}
+
+/** `filing_event.added` for each new event record, in the transaction that wrote it (monitors watch these). */
+async function announce(tx: Tx, rows: { id: string; accessionNumber: string | null; cik: string | null; item: string | null; type: string; filedAt: Date | null }[]): Promise<void> {
+  await recordEvents(
+    tx,
+    rows.map((r) => ({ type: 'filing_event.added', orgId: null, payload: { id: r.id, accessionNumber: r.accessionNumber, cik: r.cik, item: r.item, eventType: r.type, filedAt: r.filedAt?.toISOString().slice(0, 10) ?? null } })),
+  );
 }
 
 function eventRow(e: EventFields) {

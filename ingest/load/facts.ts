@@ -5,6 +5,7 @@ import type { Tx } from '../handlers.ts';
 import { chunks, day, digest } from './common.ts';
 import { materializeFinancials } from '../../resolvers/financials.ts';
 import { ensureEntities } from './entities.ts';
+import { recordEvents } from '../../subscriptions/events.ts';
 
 export function factKey(f: FactRecord): string {
   const dimensions = Object.entries(f.dimensions).sort(([a], [b]) => a.localeCompare(b)).map(([axis, member]) => `${axis}=${member}`).join(';');
@@ -16,10 +17,17 @@ export async function loadFacts(tx: Tx, facts: FactRecord[], concepts: ConceptRe
   await ensureEntities(tx, ciks.map((cik) => ({ cik, name: entityName ?? null })));
   let written = 0;
   for (const batch of chunks(concepts, 2000)) written += (await tx.concept.createMany({ data: batch, skipDuplicates: true })).count;
-  for (const batch of chunks(facts, 5000)) written += await insertFacts(tx, batch, source);
+  // the filings whose facts are new, per company: what `facts.added` announces (monitors watch it)
+  const added = new Map<string, Set<string>>();
+  for (const batch of chunks(facts, 5000)) {
+    const inserted = await insertFacts(tx, batch, source);
+    written += inserted.length;
+    for (const { cik, accessionNumber } of inserted) (added.get(cik) ?? added.set(cik, new Set()).get(cik)!).add(accessionNumber);
+  }
   if (written) {
     await summariseConcepts(tx, ciks);
     for (const cik of ciks) await materializeFinancials(tx, cik);
+    await recordEvents(tx, [...added].map(([cik, accessions]) => ({ type: 'facts.added', orgId: null, payload: { cik, accessionNumbers: [...accessions].sort(), source } })));
   }
   return written;
 }
@@ -59,14 +67,15 @@ const factColumns = [
 
 const insertFactsSql = `INSERT INTO "Fact" (${factColumns.map(([c]) => `"${c}"`).join(', ')})
   SELECT * FROM unnest(${factColumns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
-  ON CONFLICT ("factKey") DO NOTHING`;
+  ON CONFLICT ("factKey") DO NOTHING
+  RETURNING "cik", "accessionNumber"`;
 
 /**
  * Thousands of facts in one statement: one array per column, unnested by the database. Prisma's
  * createMany builds a statement per row set in memory, which for a 4 MB companyfacts file cost
  * seconds and over a gigabyte; this sends the values as they are. Dates are checked (day()) first.
  */
-async function insertFacts(tx: Tx, batch: FactRecord[], source: string): Promise<number> {
+async function insertFacts(tx: Tx, batch: FactRecord[], source: string): Promise<{ cik: string; accessionNumber: string }[]> {
   const rows = batch.map((f) => {
     day(f.periodStart);
     day(f.periodEnd);
@@ -75,5 +84,5 @@ async function insertFacts(tx: Tx, batch: FactRecord[], source: string): Promise
     return [factKey(f), f.cik, f.taxonomy, f.tag, f.unit, f.value, f.periodStart, f.periodEnd, f.isInstant, f.fy, f.fp, f.form, f.frame, f.accessionNumber, f.filedAt, JSON.stringify(f.dimensions), hasDimensions, f.decimals, source];
   });
   const columns = factColumns.map((_, i) => rows.map((row) => row[i]));
-  return tx.$executeRawUnsafe(insertFactsSql, ...columns);
+  return tx.$queryRawUnsafe(insertFactsSql, ...columns);
 }

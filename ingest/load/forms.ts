@@ -4,6 +4,7 @@ import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { PartyRef } from '../parsers/records.ts';
 import type { Tx } from '../handlers.ts';
 import { day, digest, orderDate } from './common.ts';
+import { recordEvents } from '../../subscriptions/events.ts';
 
 export interface FormRecordFields {
   accessionNumber: string | null;
@@ -44,5 +45,9 @@ export async function saveFormRecord(tx: Tx, fields: FormRecordFields, sourceKey
     data: fields.data as Prisma.InputJsonValue,
     sourceKey,
   };
+  const known = await tx.formRecord.findUnique({ where: { id }, select: { id: true } });
   await tx.formRecord.upsert({ where: { id }, create: { id, ...row }, update: row });
+  if (!known) {
+    await recordEvents(tx, [{ type: 'form.added', orgId: null, payload: { id, accessionNumber: fields.accessionNumber, family: fields.family, formType: fields.formType, cik: fields.cik, filedAt: fields.filedAt } }]);
+  }
 }

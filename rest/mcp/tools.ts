@@ -18,10 +18,15 @@ function jsonSchema(schema: z.ZodType): Record<string, unknown> {
   return rest;
 }
 
-/** The tool's arguments: the route's path and query parameters, less `view` (a tool always answers in the agent view). */
+/** The fields of a route's JSON object body, which a tool takes as arguments beside the path and query parameters. */
+function bodyShape(route: Route): z.ZodRawShape {
+  return route.params.body instanceof z.ZodObject ? (route.params.body.shape as z.ZodRawShape) : {};
+}
+
+/** The tool's arguments: the route's path and query parameters and body fields, less `view` (a tool always answers in the agent view). */
 function argumentsSchema(route: Route): AnyObject {
   const { view: _view, ...query } = (route.params.query?.shape ?? {}) as z.ZodRawShape;
-  return z.object({ ...(route.params.path?.shape ?? {}), ...query });
+  return z.object({ ...(route.params.path?.shape ?? {}), ...query, ...bodyShape(route) });
 }
 
 export interface McpToolOptions {
@@ -42,7 +47,7 @@ export function listTools(tools: Map<string, Route>) {
     description: [route.summary, route.description].filter(Boolean).join('. '),
     inputSchema: jsonSchema(argumentsSchema(route)),
     outputSchema: jsonSchema(route.response),
-    annotations: { title: route.summary, readOnlyHint: route.method === 'GET', idempotentHint: route.method === 'GET', destructiveHint: false, openWorldHint: false },
+    annotations: { title: route.summary, readOnlyHint: route.method === 'GET' && !route.changesState, idempotentHint: route.method === 'GET' && !route.changesState, destructiveHint: false, openWorldHint: false },
   }));
 }
 
@@ -60,13 +65,16 @@ export async function callTool(tools: Map<string, Route>, name: unknown, args: u
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw invalidParams('Tool arguments are an object.', 'validation_error');
   const given = (args ?? {}) as Record<string, unknown>;
   const pathKeys = Object.keys(route.params.path?.shape ?? {});
+  const bodyKeys = Object.keys(bodyShape(route));
   const path = Object.fromEntries(Object.entries(given).filter(([k]) => pathKeys.includes(k)).map(([k, v]) => [k, String(v)]));
-  const query = { ...Object.fromEntries(Object.entries(given).filter(([k]) => !pathKeys.includes(k)).map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v])), view: 'agent' };
+  const body = route.params.body ? Object.fromEntries(Object.entries(given).filter(([k]) => bodyKeys.includes(k))) : undefined;
+  const queryArgs = Object.entries(given).filter(([k]) => !pathKeys.includes(k) && !bodyKeys.includes(k));
+  const query = { ...Object.fromEntries(queryArgs.map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v])), ...(route.params.query?.shape.view ? { view: 'agent' } : {}) };
   if ('view' in given) throw invalidParams('`view` is not an argument of a tool: tools always answer in the agent view.', 'validation_error', { parameter: 'view' });
 
   let params;
   try {
-    params = parseParams(route, { path, query, body: undefined });
+    params = parseParams(route, { path, query, body });
   } catch (error) {
     const known = toApiError(error);
     throw invalidParams(known?.message ?? 'The arguments do not match the tool\'s input schema.', 'validation_error', { ...(known?.options.details ?? {}) });

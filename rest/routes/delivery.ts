@@ -1,12 +1,12 @@
 // The Delivery family's canonical records (SPEC 6.6): the organization's events, webhook delivery
 // attempts and stream records, each listed by cursor (oldest first) and exported as NDJSON or JSON.
 import { z } from 'zod';
-import { DeliveryEventsDocument, DeliveryStreamRecordsDocument, DeliveryWebhookDeliveriesDocument } from '../operations/generated.ts';
+import { DeliveryEventsDocument, DeliveryStreamRecordsDocument, DeliveryWebhookDeliveriesDocument, UnsubscribeMonitorEmailDocument } from '../operations/generated.ts';
 import { eventRetentionDays } from '../../subscriptions/eventLog.ts';
 import { eventTypes } from '../../subscriptions/eventTypes.ts';
 import { scanBudget } from '../../subscriptions/streams.ts';
 import { exportPageSize } from '../export.ts';
-import { exportRoute, listEnvelope, operationRoute, pageParams, viewParam } from '../route.ts';
+import { exportRoute, listEnvelope, operationRoute, pageParams, viewParam, type Route } from '../route.ts';
 import { instant } from './diagnostics.ts';
 import { event } from './streams.ts';
 import { delivery, toDelivery } from './webhooks.ts';
@@ -104,4 +104,47 @@ export const deliveryRoutes = [
   exportRoute(deliveriesList, { name: 'delivery_webhook_deliveries_export', summary: 'Export the organization\'s webhook delivery attempts as NDJSON or JSON', description: exported('GET /v1/delivery/webhook_deliveries') }),
   streamRecordsList,
   exportRoute(streamRecordsList, { name: 'delivery_stream_records_export', summary: 'Export the stream records of the organization\'s subscriptions as NDJSON or JSON', description: exported('GET /v1/delivery/stream_records') }),
+];
+
+/** The page a person sees after following the link; everything shown is escaped. */
+function unsubscribedPage(body: { monitorName: string; address: string; alreadyUnsubscribed: boolean }): string {
+  const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const said = body.alreadyUnsubscribed ? 'was already unsubscribed' : 'is unsubscribed';
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Unsubscribed</title></head><body><h1>Unsubscribed</h1><p>${escape(body.address)} ${said} from the monitor &ldquo;${escape(body.monitorName)}&rdquo;. No more match emails will be sent for it.</p><p>To receive them again, set the monitor's email delivery (POST /v1/monitors/{monitor_id}/delivery).</p></body></html>`;
+}
+
+const unsubscribeResponse = z.object({
+  object: z.literal('monitor_email_unsubscribe'),
+  monitorId: z.string(),
+  monitorName: z.string(),
+  address: z.string().describe('Masked'),
+  unsubscribedAt: z.iso.datetime(),
+  alreadyUnsubscribed: z.boolean().describe('Nothing changed: the link was used before, or the monitor no longer emails that address'),
+  requestId: z.string(),
+});
+
+const unsubscribeRoute = (method: 'GET' | 'POST', name: string, summary: string): Route => ({
+  ...operationRoute({
+    name,
+    method,
+    path: '/v1/delivery/unsubscribe',
+    summary,
+    description:
+      'Public: the HMAC-signed `token` of a monitor digest\'s link is the credential (it names the monitor and the address, and does not expire). Turns that monitor\'s email delivery off; the same link again answers the same (`alreadyUnsubscribed: true`). A browser (Accept: text/html) gets a short confirmation page, other clients this JSON. An altered or truncated token is `400 unsubscribe_link_invalid`. Not an MCP tool: it is a link for people.',
+    tag: 'Delivery',
+    access: 'public',
+    meter: null,
+    params: { query: z.strictObject({ token: z.string().min(1).max(512).describe('From the link') }) },
+    response: unsubscribeResponse,
+    errors: ['unsubscribe_link_invalid'],
+    operation: UnsubscribeMonitorEmailDocument,
+    variables: ({ query }) => ({ token: query.token }),
+  }).reshape(({ unsubscribeMonitorEmail: u }, meta) => ({ object: 'monitor_email_unsubscribe', ...u, ...meta })),
+  page: unsubscribedPage,
+  changesState: true,
+});
+
+export const unsubscribeRoutes: Route[] = [
+  unsubscribeRoute('GET', 'delivery_unsubscribe', 'Unsubscribe a monitor\'s email delivery (the link in its digests)'),
+  unsubscribeRoute('POST', 'delivery_unsubscribe_one_click', 'One-click unsubscribe (RFC 8058 List-Unsubscribe-Post), the same as the GET'),
 ];

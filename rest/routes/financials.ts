@@ -100,6 +100,7 @@ export const financialRoutes = [
     }),
     errors: ['entity_not_found'],
     operation: FactsDocument,
+    watch: { records: 'fact', restrict: 'accession' },
     variables: ({ query }) => ({
       ticker: query.ticker ?? null,
       cik: query.cik ?? null,

@@ -62,6 +62,7 @@ const formListRoutes: Route[] = formFamilies.map(({ slug, family, object, title,
     },
     response: listEnvelope(formItem).extend({ coverage: coverageSchema }),
     operation: FormsDocument,
+    watch: { records: 'form', scope: family, restrict: 'only' },
     variables: ({ query }) => ({
       family,
       formType: query.form_type ?? null,
@@ -154,6 +155,7 @@ const eventRoutes: Route[] = eventFamilies.map(({ slug, type, object, title, not
     },
     response: listEnvelope(eventItem).extend({ coverage: coverageSchema }),
     operation: EventsDocument,
+    watch: { records: 'filing_event', scope: type, restrict: 'only' },
     variables: ({ query }) => ({
       type,
       cik: query.cik ?? null,

@@ -9,6 +9,7 @@ import { streamRoutes } from './streams.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { diagnosticsRoutes } from './diagnostics.ts';
 import { billingRoutes } from './billing.ts';
-import { deliveryRoutes } from './delivery.ts';
+import { deliveryRoutes, unsubscribeRoutes } from './delivery.ts';
+import { monitorRoutes } from './monitors.ts';
 
-export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes];
+export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes];

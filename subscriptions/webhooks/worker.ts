@@ -1,5 +1,7 @@
-// The webhook worker, run by every instance. Two steps, both coordinated through the database so
-// that any number of instances share the work and a killed one loses nothing:
+// The delivery worker, run by every instance: monitors' matches (resolvers/monitors/dispatch.ts),
+// their emails (resolvers/monitors/email.ts), and webhooks. The webhook part is two steps, both
+// coordinated through the database so that any number of instances share the work and a killed
+// one loses nothing:
 //
 // 1. dispatch: read the event log past the `webhooks` checkpoint (locked FOR UPDATE SKIP LOCKED:
 //    one instance at a time) and write a pending first attempt for every enabled endpoint the
@@ -15,6 +17,8 @@ import { isPublicEventType } from '../eventTypes.ts';
 import { publishAll, recordEvent } from '../events.ts';
 import { startEventPurge } from '../retention.ts';
 import { sendWebhook } from './sender.ts';
+import { dispatchMonitorMatches } from '../../resolvers/monitors/dispatch.ts';
+import { deliverEmails } from '../../resolvers/monitors/email.ts';
 import { signedHeaders } from './signing.ts';
 
 /** Delays before attempts 2 to 10 after a failure (attempt 1 is immediate): about 3 days in all. */
@@ -29,8 +33,9 @@ const deliverBatch = 20;
 const checkpoint = 'webhooks';
 
 function wants(endpoint: WebhookEndpoint, event: LoggedEvent): boolean {
-  // webhook.test goes only to the endpoint it tests (its delivery is written with the event).
-  if (event.type === 'webhook.test') return false;
+  // webhook.test goes only to the endpoint it tests, monitor.matched only to its monitor's
+  // endpoint: their deliveries are written with the event.
+  if (event.type === 'webhook.test' || event.type === 'monitor.matched') return false;
   if (event.orgId === null) return isPublicEventType(event.type) && endpoint.eventTypes.includes(event.type);
   return endpoint.orgId === event.orgId && (endpoint.eventTypes.includes('*') || endpoint.eventTypes.includes(event.type));
 }
@@ -158,8 +163,11 @@ export function startWebhookWorker(services: Services, pollMs: number): WebhookW
     do {
       again = false;
       try {
+        // monitors first: the deliveries of their matches go out in the same cycle
+        while ((await dispatchMonitorMatches(services)) > 0);
         while ((await dispatchEvents(services)) > 0);
         while ((await deliverDue(services)) > 0);
+        while ((await deliverEmails(services)) > 0);
       } catch (error) {
         if (!abort.signal.aborted) services.logger.warn({ err: (error as Error).message }, 'webhook worker cycle failed; retrying on the next one');
       }

@@ -248,3 +248,15 @@ export type ProcessorEvent = Prisma.ProcessorEventModel
  * A write request's Idempotency-Key and its first answer, kept 24 hours per organization.
  */
 export type IdempotencyRecord = Prisma.IdempotencyRecordModel
+/**
+ * Model Monitor
+ * A saved list read that watches for new records (SPEC 4.7): its matches are the records the
+ * read would show that were ingested after the monitor last looked (resolvers/monitors/).
+ */
+export type Monitor = Prisma.MonitorModel
+/**
+ * Model MonitorEmail
+ * A digest email of one monitor match, written with its monitor.matched event and sent by the
+ * email worker (at least once; the Message-ID stays the same across retries).
+ */
+export type MonitorEmail = Prisma.MonitorEmailModel

@@ -87,7 +87,9 @@ export const ModelName = {
   TopUp: 'TopUp',
   PaymentMethod: 'PaymentMethod',
   ProcessorEvent: 'ProcessorEvent',
-  IdempotencyRecord: 'IdempotencyRecord'
+  IdempotencyRecord: 'IdempotencyRecord',
+  Monitor: 'Monitor',
+  MonitorEmail: 'MonitorEmail'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -654,6 +656,57 @@ export const IdempotencyRecordScalarFieldEnum = {
 } as const
 
 export type IdempotencyRecordScalarFieldEnum = (typeof IdempotencyRecordScalarFieldEnum)[keyof typeof IdempotencyRecordScalarFieldEnum]
+
+
+export const MonitorScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  name: 'name',
+  route: 'route',
+  params: 'params',
+  threshold: 'threshold',
+  records: 'records',
+  ciks: 'ciks',
+  scope: 'scope',
+  form: 'form',
+  deliveryType: 'deliveryType',
+  webhookEndpointId: 'webhookEndpointId',
+  emailAddress: 'emailAddress',
+  emailOptedOutAt: 'emailOptedOutAt',
+  isActive: 'isActive',
+  deactivatedAt: 'deactivatedAt',
+  startTxid: 'startTxid',
+  startSeq: 'startSeq',
+  checkedTxid: 'checkedTxid',
+  checkedSeq: 'checkedSeq',
+  lastCheckedAt: 'lastCheckedAt',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type MonitorScalarFieldEnum = (typeof MonitorScalarFieldEnum)[keyof typeof MonitorScalarFieldEnum]
+
+
+export const MonitorEmailScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  monitorId: 'monitorId',
+  eventId: 'eventId',
+  address: 'address',
+  subject: 'subject',
+  text: 'text',
+  html: 'html',
+  headers: 'headers',
+  status: 'status',
+  attempts: 'attempts',
+  nextAttemptAt: 'nextAttemptAt',
+  lockedUntil: 'lockedUntil',
+  error: 'error',
+  sentAt: 'sentAt',
+  createdAt: 'createdAt'
+} as const
+
+export type MonitorEmailScalarFieldEnum = (typeof MonitorEmailScalarFieldEnum)[keyof typeof MonitorEmailScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -214,6 +214,7 @@ export type OrganizationWhereInput = {
   webhooks?: Prisma.WebhookEndpointListRelationFilter
   streams?: Prisma.StreamSubscriptionListRelationFilter
   billing?: Prisma.XOR<Prisma.BillingAccountNullableScalarRelationFilter, Prisma.BillingAccountWhereInput> | null
+  monitors?: Prisma.MonitorListRelationFilter
 }
 
 export type OrganizationOrderByWithRelationInput = {
@@ -233,6 +234,7 @@ export type OrganizationOrderByWithRelationInput = {
   webhooks?: Prisma.WebhookEndpointOrderByRelationAggregateInput
   streams?: Prisma.StreamSubscriptionOrderByRelationAggregateInput
   billing?: Prisma.BillingAccountOrderByWithRelationInput
+  monitors?: Prisma.MonitorOrderByRelationAggregateInput
 }
 
 export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
@@ -255,6 +257,7 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   webhooks?: Prisma.WebhookEndpointListRelationFilter
   streams?: Prisma.StreamSubscriptionListRelationFilter
   billing?: Prisma.XOR<Prisma.BillingAccountNullableScalarRelationFilter, Prisma.BillingAccountWhereInput> | null
+  monitors?: Prisma.MonitorListRelationFilter
 }, "id" | "externalId">
 
 export type OrganizationOrderByWithAggregationInput = {
@@ -301,6 +304,7 @@ export type OrganizationCreateInput = {
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateInput = {
@@ -319,6 +323,7 @@ export type OrganizationUncheckedCreateInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUpdateInput = {
@@ -337,6 +342,7 @@ export type OrganizationUpdateInput = {
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateInput = {
@@ -355,6 +361,7 @@ export type OrganizationUncheckedUpdateInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyInput = {
@@ -592,6 +599,20 @@ export type OrganizationUpdateOneRequiredWithoutBillingNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutBillingInput, Prisma.OrganizationUpdateWithoutBillingInput>, Prisma.OrganizationUncheckedUpdateWithoutBillingInput>
 }
 
+export type OrganizationCreateNestedOneWithoutMonitorsInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutMonitorsInput, Prisma.OrganizationUncheckedCreateWithoutMonitorsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutMonitorsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutMonitorsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutMonitorsInput, Prisma.OrganizationUncheckedCreateWithoutMonitorsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutMonitorsInput
+  upsert?: Prisma.OrganizationUpsertWithoutMonitorsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutMonitorsInput, Prisma.OrganizationUpdateWithoutMonitorsInput>, Prisma.OrganizationUncheckedUpdateWithoutMonitorsInput>
+}
+
 export type OrganizationCreateWithoutPlanInput = {
   id: string
   name: string
@@ -607,6 +628,7 @@ export type OrganizationCreateWithoutPlanInput = {
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutPlanInput = {
@@ -624,6 +646,7 @@ export type OrganizationUncheckedCreateWithoutPlanInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutPlanInput = {
@@ -681,6 +704,7 @@ export type OrganizationCreateWithoutQuotasInput = {
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutQuotasInput = {
@@ -698,6 +722,7 @@ export type OrganizationUncheckedCreateWithoutQuotasInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutQuotasInput = {
@@ -731,6 +756,7 @@ export type OrganizationUpdateWithoutQuotasInput = {
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutQuotasInput = {
@@ -748,6 +774,7 @@ export type OrganizationUncheckedUpdateWithoutQuotasInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMembershipsInput = {
@@ -765,6 +792,7 @@ export type OrganizationCreateWithoutMembershipsInput = {
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMembershipsInput = {
@@ -782,6 +810,7 @@ export type OrganizationUncheckedCreateWithoutMembershipsInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMembershipsInput = {
@@ -815,6 +844,7 @@ export type OrganizationUpdateWithoutMembershipsInput = {
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
@@ -832,6 +862,7 @@ export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutApiKeysInput = {
@@ -849,6 +880,7 @@ export type OrganizationCreateWithoutApiKeysInput = {
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutApiKeysInput = {
@@ -866,6 +898,7 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutApiKeysInput = {
@@ -899,6 +932,7 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
@@ -916,6 +950,7 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutEventsInput = {
@@ -933,6 +968,7 @@ export type OrganizationCreateWithoutEventsInput = {
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutEventsInput = {
@@ -950,6 +986,7 @@ export type OrganizationUncheckedCreateWithoutEventsInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutEventsInput = {
@@ -983,6 +1020,7 @@ export type OrganizationUpdateWithoutEventsInput = {
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutEventsInput = {
@@ -1000,6 +1038,7 @@ export type OrganizationUncheckedUpdateWithoutEventsInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutWebhooksInput = {
@@ -1017,6 +1056,7 @@ export type OrganizationCreateWithoutWebhooksInput = {
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutWebhooksInput = {
@@ -1034,6 +1074,7 @@ export type OrganizationUncheckedCreateWithoutWebhooksInput = {
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutWebhooksInput = {
@@ -1067,6 +1108,7 @@ export type OrganizationUpdateWithoutWebhooksInput = {
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
@@ -1084,6 +1126,7 @@ export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutStreamsInput = {
@@ -1101,6 +1144,7 @@ export type OrganizationCreateWithoutStreamsInput = {
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutStreamsInput = {
@@ -1118,6 +1162,7 @@ export type OrganizationUncheckedCreateWithoutStreamsInput = {
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutStreamsInput = {
@@ -1151,6 +1196,7 @@ export type OrganizationUpdateWithoutStreamsInput = {
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutStreamsInput = {
@@ -1168,6 +1214,7 @@ export type OrganizationUncheckedUpdateWithoutStreamsInput = {
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutBillingInput = {
@@ -1185,6 +1232,7 @@ export type OrganizationCreateWithoutBillingInput = {
   events?: Prisma.EventCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutBillingInput = {
@@ -1202,6 +1250,7 @@ export type OrganizationUncheckedCreateWithoutBillingInput = {
   events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutBillingInput = {
@@ -1235,6 +1284,7 @@ export type OrganizationUpdateWithoutBillingInput = {
   events?: Prisma.EventUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutBillingInput = {
@@ -1252,6 +1302,95 @@ export type OrganizationUncheckedUpdateWithoutBillingInput = {
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationCreateWithoutMonitorsInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  plan: Prisma.PlanCreateNestedOneWithoutOrganizationsInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+}
+
+export type OrganizationUncheckedCreateWithoutMonitorsInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  planKey: string
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+}
+
+export type OrganizationCreateOrConnectWithoutMonitorsInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutMonitorsInput, Prisma.OrganizationUncheckedCreateWithoutMonitorsInput>
+}
+
+export type OrganizationUpsertWithoutMonitorsInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutMonitorsInput, Prisma.OrganizationUncheckedUpdateWithoutMonitorsInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutMonitorsInput, Prisma.OrganizationUncheckedCreateWithoutMonitorsInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutMonitorsInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutMonitorsInput, Prisma.OrganizationUncheckedUpdateWithoutMonitorsInput>
+}
+
+export type OrganizationUpdateWithoutMonitorsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  plan?: Prisma.PlanUpdateOneRequiredWithoutOrganizationsNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutMonitorsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  planKey?: Prisma.StringFieldUpdateOperationsInput | string
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyPlanInput = {
@@ -1279,6 +1418,7 @@ export type OrganizationUpdateWithoutPlanInput = {
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutPlanInput = {
@@ -1296,6 +1436,7 @@ export type OrganizationUncheckedUpdateWithoutPlanInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateManyWithoutPlanInput = {
@@ -1320,6 +1461,7 @@ export type OrganizationCountOutputType = {
   events: number
   webhooks: number
   streams: number
+  monitors: number
 }
 
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1329,6 +1471,7 @@ export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Exte
   events?: boolean | OrganizationCountOutputTypeCountEventsArgs
   webhooks?: boolean | OrganizationCountOutputTypeCountWebhooksArgs
   streams?: boolean | OrganizationCountOutputTypeCountStreamsArgs
+  monitors?: boolean | OrganizationCountOutputTypeCountMonitorsArgs
 }
 
 /**
@@ -1383,6 +1526,13 @@ export type OrganizationCountOutputTypeCountStreamsArgs<ExtArgs extends runtime.
   where?: Prisma.StreamSubscriptionWhereInput
 }
 
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountMonitorsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.MonitorWhereInput
+}
+
 
 export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1401,6 +1551,7 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   webhooks?: boolean | Prisma.Organization$webhooksArgs<ExtArgs>
   streams?: boolean | Prisma.Organization$streamsArgs<ExtArgs>
   billing?: boolean | Prisma.Organization$billingArgs<ExtArgs>
+  monitors?: boolean | Prisma.Organization$monitorsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["organization"]>
 
@@ -1449,6 +1600,7 @@ export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.Interna
   webhooks?: boolean | Prisma.Organization$webhooksArgs<ExtArgs>
   streams?: boolean | Prisma.Organization$streamsArgs<ExtArgs>
   billing?: boolean | Prisma.Organization$billingArgs<ExtArgs>
+  monitors?: boolean | Prisma.Organization$monitorsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrganizationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1469,6 +1621,7 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
     webhooks: Prisma.$WebhookEndpointPayload<ExtArgs>[]
     streams: Prisma.$StreamSubscriptionPayload<ExtArgs>[]
     billing: Prisma.$BillingAccountPayload<ExtArgs> | null
+    monitors: Prisma.$MonitorPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1887,6 +2040,7 @@ export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends run
   webhooks<T extends Prisma.Organization$webhooksArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$webhooksArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$WebhookEndpointPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   streams<T extends Prisma.Organization$streamsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$streamsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StreamSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   billing<T extends Prisma.Organization$billingArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$billingArgs<ExtArgs>>): Prisma.Prisma__BillingAccountClient<runtime.Types.Result.GetResult<Prisma.$BillingAccountPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
+  monitors<T extends Prisma.Organization$monitorsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$monitorsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MonitorPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2485,6 +2639,30 @@ export type Organization$billingArgs<ExtArgs extends runtime.Types.Extensions.In
    */
   include?: Prisma.BillingAccountInclude<ExtArgs> | null
   where?: Prisma.BillingAccountWhereInput
+}
+
+/**
+ * Organization.monitors
+ */
+export type Organization$monitorsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Monitor
+   */
+  select?: Prisma.MonitorSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Monitor
+   */
+  omit?: Prisma.MonitorOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.MonitorInclude<ExtArgs> | null
+  where?: Prisma.MonitorWhereInput
+  orderBy?: Prisma.MonitorOrderByWithRelationInput | Prisma.MonitorOrderByWithRelationInput[]
+  cursor?: Prisma.MonitorWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.MonitorScalarFieldEnum | Prisma.MonitorScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,80 @@
+// What a monitor saves: one list read of the route table, `{route, params}`, checked by that
+// route's own parameter schema (nothing is described twice), plus a threshold for fact reads.
+// From the read it derives the keys that let an event find its candidate monitors by index.
+import type { Route, WatchedRecords } from '../../rest/route.ts';
+import { ApiError } from '../../server/errors.ts';
+import type { Context } from '../context.ts';
+import { ciksFor } from '../entities.ts';
+
+export interface MonitorQuery {
+  route: string;
+  params: Record<string, string>;
+  threshold?: { below?: string; above?: string };
+}
+
+/** A saved read as stored: the query, and what an announcing event is matched on before the read runs. */
+export interface CheckedQuery extends MonitorQuery {
+  records: WatchedRecords;
+  scope: string | null;
+  /** the CIKs the read names, or ['*'] */
+  ciks: string[];
+  form: string | null;
+}
+
+/** Parameters of a page, not of a question: a monitor pages by itself. */
+const pagingParams = new Set(['limit', 'cursor', 'view']);
+const decimal = /^-?\d{1,30}(\.\d{1,12})?$/;
+
+const invalid = (path: string, message: string) => new ApiError('validation_error', `${path}: ${message}`, { details: { issues: [{ path, message, code: 'invalid_value' }] } });
+
+/** The list reads a monitor can save (loaded late: the route table imports the schema this module serves). */
+export async function watchedRoutes(): Promise<Route[]> {
+  const { routes } = await import('../../rest/routes/index.ts');
+  return routes.filter((r) => r.watch && r.method === 'GET');
+}
+
+export async function watchedRoute(path: string): Promise<Route & { watch: NonNullable<Route['watch']> }> {
+  const route = (await watchedRoutes()).find((r) => r.path === path);
+  if (!route) throw invalid('query.route', `not a read a monitor can watch; one of ${(await watchedRoutes()).map((r) => r.path).join(', ')}`);
+  return route as Route & { watch: NonNullable<Route['watch']> };
+}
+
+/** The route's parsed params for a saved query (the route runs with these). */
+export function parsedParams(route: Route, params: Record<string, string>): { path: Record<string, never>; query: Record<string, unknown>; body: undefined } {
+  const parsed = route.params.query!.safeParse(params);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const key = issue.code === 'unrecognized_keys' ? issue.keys[0] : String(issue.path[0] ?? '');
+    throw invalid(`query.params.${key}`, issue.message);
+  }
+  return { path: {}, query: parsed.data, body: undefined };
+}
+
+export async function checkQuery(ctx: Context, input: { route: string; params?: Record<string, unknown> | null; threshold?: { below?: string | null; above?: string | null } | null }): Promise<CheckedQuery> {
+  const route = await watchedRoute(input.route);
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(input.params ?? {})) {
+    if (pagingParams.has(key)) throw invalid(`query.params.${key}`, 'a monitor pages by itself; leave out limit, cursor and view');
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') throw invalid(`query.params.${key}`, 'expected a string, number or boolean, as in a query string');
+    params[key] = String(value);
+  }
+  const { query } = parsedParams(route, params);
+  const threshold = checkThreshold(route, input.threshold);
+  let ciks = ['*'];
+  if (params.ticker || params.cik) {
+    const found = await ciksFor(ctx, { ticker: params.ticker, cik: params.cik });
+    if (!found) throw invalid(`query.params.${params.ticker ? 'ticker' : 'cik'}`, `no entity with ${params.ticker ? `ticker ${params.ticker}` : `CIK ${params.cik}`} is known`);
+    ciks = found;
+  }
+  const form = (query.form ?? query.form_type ?? null) as string | null;
+  return { route: route.path, params, ...(threshold ? { threshold } : {}), records: route.watch.records, scope: route.watch.scope, ciks, form };
+}
+
+function checkThreshold(route: Route, threshold: { below?: string | null; above?: string | null } | null | undefined) {
+  if (!threshold) return undefined;
+  if (route.watch!.records !== 'fact') throw invalid('query.threshold', 'a threshold applies to fact reads (/v1/facts) only');
+  const { below, above } = threshold;
+  if (below == null && above == null) throw invalid('query.threshold', 'name below, above or both');
+  for (const [key, value] of Object.entries({ below, above })) if (value != null && !decimal.test(value)) throw invalid(`query.threshold.${key}`, 'expected a decimal number as a string, e.g. "1000000000" or "-0.5"');
+  return { ...(below != null ? { below } : {}), ...(above != null ? { above } : {}) };
+}
