@@ -23,12 +23,20 @@ let receiverUrl = '';
 let secret = '';
 const delivered: Delivered[] = [];
 let org: { orgId: string; key: string };
+/** Companies only this suite files for: suites share one database in server mode. */
+const watched = { cik: 9100001, name: 'Monitored Holdings Inc.' };
+const bystander = { cik: 9100002, name: 'Bystander Corp' };
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
   t = await startTestService({ email: { smtpUrl: smtp.url, from: 'IDS monitors <monitors@ids.test>' } });
   await runIngest(t.service.services, fixtureSource(fixtureCorpus));
   org = await orgWithKey(t);
+  // the companies exist before any monitor names them
+  await ingestFilings([
+    { ...watched, form: '8-K', date: '2024-01-02', accession: accession(watched.cik, 1) },
+    { ...bystander, form: '8-K', date: '2024-01-02', accession: accession(bystander.cik, 1) },
+  ]);
   receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
@@ -79,15 +87,16 @@ describe('a monitor delivers by itself, once', () => {
     const endpoint = await call(t, 'POST', '/v1/webhook_endpoints', { key: org.key, body: { url: receiverUrl, eventTypes: ['api_key.created'] } });
     expect(endpoint.status).toBe(200);
     secret = endpoint.body.secret;
-    const hooked = await createMonitor({ name: 'Apple 8-Ks', query: { route: '/v1/filings', params: { ticker: 'AAPL', form: '8-K' } }, delivery: { type: 'webhook', webhookEndpointId: endpoint.body.id } });
-    const mailed = await createMonitor({ name: 'Apple 8-Ks by mail', query: { route: '/v1/filings', params: { ticker: 'AAPL', form: '8-K' } }, delivery: { type: 'email', address: 'analyst@example.com' } });
+    const saved = { route: '/v1/filings', params: { cik: String(watched.cik), form: '8-K' } };
+    const hooked = await createMonitor({ name: 'Monitored 8-Ks', query: saved, delivery: { type: 'webhook', webhookEndpointId: endpoint.body.id } });
+    const mailed = await createMonitor({ name: 'Monitored 8-Ks by mail', query: saved, delivery: { type: 'email', address: 'analyst@example.com' } });
     expect(hooked.monitor_id).toBe(hooked.id);
     expect(hooked.is_active).toBe(true);
 
     await ingestFilings([
-      { cik: 320193, name: 'Apple Inc.', form: '8-K', date: '2025-03-03', accession: accession(320193, 101) },
-      { cik: 320193, name: 'Apple Inc.', form: '10-Q', date: '2025-03-03', accession: accession(320193, 102) },
-      { cik: 789019, name: 'MICROSOFT CORP', form: '8-K', date: '2025-03-03', accession: accession(789019, 103) },
+      { ...watched, form: '8-K', date: '2025-03-03', accession: accession(watched.cik, 101) },
+      { ...watched, form: '10-Q', date: '2025-03-03', accession: accession(watched.cik, 102) },
+      { ...bystander, form: '8-K', date: '2025-03-03', accession: accession(bystander.cik, 103) },
     ]);
     await drain();
     await eventually('the webhook delivery', () => delivered.some((d) => d.type === 'monitor.matched'));
@@ -101,20 +110,20 @@ describe('a monitor delivers by itself, once', () => {
     expect(hooks).toHaveLength(1);
     expect(hooks[0]!.verified).toBe(true);
     expect(hooks[0]!.data.monitorId).toBe(hooked.id);
-    expect(hooks[0]!.data.items.map((i) => i.accessionNumber)).toEqual([accession(320193, 101)]);
+    expect(hooks[0]!.data.items.map((i) => i.accessionNumber)).toEqual([accession(watched.cik, 101)]);
 
     expect(smtp.messages).toHaveLength(1);
     const mail = smtp.messages[0]!;
     expect(mail.to).toContain('analyst@example.com');
-    expect(mail.subject).toContain('Apple 8-Ks by mail');
-    expect(mail.text).toContain(accession(320193, 101));
-    expect(mail.text).toContain('https://www.sec.gov/Archives/edgar/data/320193/');
-    expect(mail.text).not.toContain(accession(320193, 102));
+    expect(mail.subject).toContain('Monitored 8-Ks by mail');
+    expect(mail.text).toContain(accession(watched.cik, 101));
+    expect(mail.text).toContain(`https://www.sec.gov/Archives/edgar/data/${watched.cik}/`);
+    expect(mail.text).not.toContain(accession(watched.cik, 102));
     expect(mail.headers.get('list-unsubscribe')).toMatch(/\/v1\/delivery\/unsubscribe\?token=/);
     expect(mail.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
     // deliveries and reading matches are independent: the pull still has the filing, once
     const pulled = await matches(mailed.id);
-    expect(pulled.body.data.map((i: { accessionNumber: string }) => i.accessionNumber)).toEqual([accession(320193, 101)]);
+    expect(pulled.body.data.map((i: { accessionNumber: string }) => i.accessionNumber)).toEqual([accession(watched.cik, 101)]);
     expect((await matches(mailed.id)).body.data).toEqual([]);
   });
 
@@ -131,13 +140,13 @@ describe('a monitor delivers by itself, once', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     expect(page.headers.get('cache-control')).toBe('no-store');
-    expect(page.body).toContain('Apple 8-Ks by mail');
+    expect(page.body).toContain('Monitored 8-Ks by mail');
     expect(page.body).not.toContain('analyst@example.com');
     const again = await call(t, 'POST', path, { rawBody: 'List-Unsubscribe=One-Click', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(again.status).toBe(200);
     expect(again.body.alreadyUnsubscribed).toBe(true);
 
-    await ingestFilings([{ cik: 320193, name: 'Apple Inc.', form: '8-K', date: '2025-03-04', accession: accession(320193, 104) }]);
+    await ingestFilings([{ ...watched, form: '8-K', date: '2025-03-04', accession: accession(watched.cik, 104) }]);
     await drain();
     await eventually('the second webhook delivery', () => delivered.filter((d) => d.type === 'monitor.matched').length === 2);
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -147,8 +156,9 @@ describe('a monitor delivers by itself, once', () => {
 
 describe('matches since the last check', () => {
   it('never returns an item twice or skips one under concurrent checks, and counts a late-ingested old filing as new', async () => {
-    const watcher = await createMonitor({ name: 'every 10-K', query: { route: '/v1/filings', params: { form: '10-K' } } });
-    const filings = Array.from({ length: 30 }, (_, i) => ({ cik: 320193, name: 'Apple Inc.', form: '10-K', date: i === 0 ? '2019-11-01' : '2025-05-01', accession: accession(320193, 300 + i) }));
+    // every company's transition reports: a form no other suite ingests
+    const watcher = await createMonitor({ name: 'every 10-KT', query: { route: '/v1/filings', params: { form: '10-KT' } } });
+    const filings = Array.from({ length: 30 }, (_, i) => ({ ...(i % 2 ? watched : bystander), form: '10-KT', date: i === 0 ? '2019-11-01' : '2025-05-01', accession: accession(i % 2 ? watched.cik : bystander.cik, 300 + i) }));
     await ingestFilings(filings.slice(0, 12));
     await ingestFilings(filings.slice(12));
     const peeked = await matches(watcher.id, '?peek=true&limit=100');
@@ -165,7 +175,7 @@ describe('matches since the last check', () => {
     }
     expect(seen).toHaveLength(30);
     expect(new Set(seen)).toEqual(new Set(filings.map((f) => f.accession)));
-    expect(seen).toContain(accession(320193, 300)); // filed 2019, ingested now
+    expect(seen).toContain(accession(bystander.cik, 300)); // filed 2019, ingested now
     const after = await matches(watcher.id);
     expect(after.body.data).toEqual([]);
     expect(after.body.hasMore).toBe(false);
@@ -173,17 +183,20 @@ describe('matches since the last check', () => {
   });
 
   it('matches a fact threshold on newly reported facts only', async () => {
-    const watcher = await createMonitor({ name: 'big revenue', query: { route: '/v1/facts', params: { cik: '1', tag: 'Revenues' }, threshold: { above: '0' } } });
-    expect((await matches(watcher.id)).body.data).toEqual([]);
     const file = JSON.parse(await (await import('node:fs/promises')).readFile(new URL('../fixtures/xbrl/companyfacts-exact.json', import.meta.url), 'utf8'));
+    file.cik = 9100003;
+    const key = 'companyfacts/CIK0009100003.json';
+    await runIngest(t.service.services, fixtureSource({ [key]: { text: JSON.stringify(file) } }));
+    const watcher = await createMonitor({ name: 'revenue above zero', query: { route: '/v1/facts', params: { cik: '9100003', tag: 'Revenues' }, threshold: { above: '0' } } });
+    expect((await matches(watcher.id)).body.data).toEqual([]);
     const revenues = file.facts['us-gaap'].Revenues.units.USD as { accn: string; val: number; end: string; fy: number; fp: string; form: string; filed: string }[];
-    const newOne = { ...revenues[revenues.length - 1]!, accn: '0000000001-25-000777', end: '2099-12-31', filed: '2099-01-30', val: 5 };
-    const negative = { ...newOne, accn: '0000000001-25-000778', end: '2099-09-30', val: -5 };
+    const newOne = { ...revenues[revenues.length - 1]!, accn: '0009100003-25-000777', end: '2099-12-31', filed: '2099-01-30', val: 5 };
+    const negative = { ...newOne, accn: '0009100003-25-000778', end: '2099-09-30', val: -5 };
     file.facts['us-gaap'].Revenues.units.USD = [...revenues, newOne, negative];
-    await runIngest(t.service.services, fixtureSource({ 'companyfacts/CIK0000000001.json': { text: JSON.stringify(file) } }));
+    await runIngest(t.service.services, fixtureSource({ [key]: { text: JSON.stringify(file) } }));
     const found = await matches(watcher.id);
     expect(found.status, JSON.stringify(found.body)).toBe(200);
-    expect(found.body.data.map((f: { accessionNumber: string; value: string }) => [f.accessionNumber, f.value])).toEqual([['0000000001-25-000777', '5']]);
+    expect(found.body.data.map((f: { accessionNumber: string; value: string }) => [f.accessionNumber, f.value])).toEqual([['0009100003-25-000777', '5']]);
   });
 });
 
@@ -275,12 +288,12 @@ describe('MCP', () => {
       const compiled = await client.callTool({ name: 'monitors_compile', arguments: { text: 'officer changes at Apple' } });
       expect(compiled.isError).toBeFalsy();
       expect((compiled.structuredContent as { query: unknown }).query).toEqual({ route: '/v1/events/officer-changes', params: { ticker: 'AAPL' } });
-      const watcher = await createMonitor({ name: 'via mcp', query: { route: '/v1/filings', params: { ticker: 'AAPL' } } });
-      await ingestFilings([{ cik: 320193, name: 'Apple Inc.', form: '8-K', date: '2025-06-02', accession: accession(320193, 600) }]);
+      const watcher = await createMonitor({ name: 'via mcp', query: { route: '/v1/filings', params: { cik: String(watched.cik) } } });
+      await ingestFilings([{ ...watched, form: '8-K', date: '2025-06-02', accession: accession(watched.cik, 600) }]);
       const found = await client.callTool({ name: 'monitors_matches', arguments: { monitor_id: watcher.id } });
-      expect(JSON.stringify(found.structuredContent)).toContain(accession(320193, 600));
+      expect(JSON.stringify(found.structuredContent)).toContain(accession(watched.cik, 600));
       const again = await client.callTool({ name: 'monitors_matches', arguments: { monitor_id: watcher.id } });
-      expect(JSON.stringify(again.structuredContent)).not.toContain(accession(320193, 600));
+      expect(JSON.stringify(again.structuredContent)).not.toContain(accession(watched.cik, 600));
     } finally {
       await client.close();
     }
