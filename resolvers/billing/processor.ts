@@ -236,9 +236,10 @@ export async function listPaymentMethods(db: Services['prisma'], orgId: string) 
 }
 
 export async function updatePaymentMethod(ctx: Context, orgId: string, id: string, change: { primary?: boolean; fallbackPriority?: number }) {
-  const method = await ctx.prisma.paymentMethod.findUnique({ where: { id } });
-  if (!method || method.orgId !== orgId) throw new ApiError('payment_method_not_found', `No payment method ${id} in this organization.`);
   await ctx.prisma.$transaction(async (tx) => {
+    await lockAccount(tx, orgId); // one change of the organization's methods at a time: never two primaries
+    const method = await tx.paymentMethod.findUnique({ where: { id } });
+    if (!method || method.orgId !== orgId) throw new ApiError('payment_method_not_found', `No payment method ${id} in this organization.`);
     if (change.primary) {
       await tx.paymentMethod.updateMany({ where: { orgId, isPrimary: true }, data: { isPrimary: false } });
       await tx.paymentMethod.update({ where: { id }, data: { isPrimary: true } });
@@ -270,33 +271,49 @@ async function detachAtProcessor(config: Config, id: string): Promise<void> {
 }
 
 export async function forgetPaymentMethod(db: Services['prisma'], id: string) {
-  const method = await db.paymentMethod.findUnique({ where: { id } });
+  const method = await db.paymentMethod.findUnique({ where: { id }, select: { orgId: true } });
   if (!method) return;
-  await db.paymentMethod.delete({ where: { id } });
-  if (method.isPrimary) {
-    const next = await db.paymentMethod.findFirst({ where: { orgId: method.orgId }, orderBy: [{ fallbackPriority: 'asc' }, { createdAt: 'asc' }] });
-    if (next) await db.paymentMethod.update({ where: { id: next.id }, data: { isPrimary: true } });
-  }
+  await db.$transaction(async (tx) => {
+    await lockAccount(tx, method.orgId);
+    const deleted = await tx.paymentMethod.deleteMany({ where: { id } });
+    if (!deleted.count || (await tx.paymentMethod.count({ where: { orgId: method.orgId, isPrimary: true } }))) return;
+    const next = await tx.paymentMethod.findFirst({ where: { orgId: method.orgId }, orderBy: [{ fallbackPriority: 'asc' }, { createdAt: 'asc' }] });
+    if (next) await tx.paymentMethod.update({ where: { id: next.id }, data: { isPrimary: true } });
+  });
 }
 
 /**
  * Records a method the processor attached to the organization's customer; the first is primary.
  * A new method past the limit of 3 (SPEC 8.7; two setup intents confirmed at once, or a card saved
- * by a top-up) is detached at the processor instead of saved: false then.
+ * by a top-up) is detached at the processor instead of saved: false then. The account's row is
+ * held while the methods are counted, so notices arriving together make one primary and keep the limit.
  */
 export async function rememberPaymentMethod(services: Pick<Services, 'prisma' | 'config' | 'logger'>, orgId: string, pm: Stripe.PaymentMethod): Promise<boolean> {
-  const db = services.prisma;
   const card = pm.card;
   const fields = { brand: card?.brand ?? pm.type, last4: card?.last4 ?? '', expMonth: card?.exp_month ?? 0, expYear: card?.exp_year ?? 0 };
-  const known = await db.paymentMethod.findUnique({ where: { id: pm.id }, select: { id: true } });
-  const count = known ? 0 : await db.paymentMethod.count({ where: { orgId } });
-  if (!known && count >= maxPaymentMethods) {
-    services.logger.warn({ orgId, paymentMethodId: pm.id, saved: count }, 'payment method past the limit detached');
+  const outcome = await services.prisma.$transaction(async (tx) => {
+    await lockAccount(tx, orgId);
+    if (await tx.paymentMethod.findUnique({ where: { id: pm.id }, select: { id: true } })) {
+      await tx.paymentMethod.update({ where: { id: pm.id }, data: fields });
+      return { saved: true, count: 0 };
+    }
+    const count = await tx.paymentMethod.count({ where: { orgId } });
+    if (count >= maxPaymentMethods) return { saved: false, count };
+    const hasPrimary = (await tx.paymentMethod.count({ where: { orgId, isPrimary: true } })) > 0;
+    await tx.paymentMethod.create({ data: { id: pm.id, orgId, ...fields, isPrimary: !hasPrimary, fallbackPriority: count } });
+    return { saved: true, count };
+  });
+  if (!outcome.saved) {
+    services.logger.warn({ orgId, paymentMethodId: pm.id, saved: outcome.count }, 'payment method past the limit detached');
     await detachAtProcessor(services.config, pm.id);
-    return false;
   }
-  await db.paymentMethod.upsert({ where: { id: pm.id }, create: { id: pm.id, orgId, ...fields, isPrimary: count === 0, fallbackPriority: count }, update: fields });
-  return true;
+  return outcome.saved;
+}
+
+/** The invoice as the processor holds it now; null without a processor configured. */
+export async function retrieveInvoice(config: Config, id: string): Promise<Stripe.Invoice | null> {
+  if (!config.stripe.secretKey) return null;
+  return processorCall('read the invoice', () => client(config).invoices.retrieve(id));
 }
 
 export async function retrievePaymentMethod(config: Config, id: string): Promise<Stripe.PaymentMethod | null> {

@@ -7,7 +7,7 @@ import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import type { Services } from '../context.ts';
 import { subscriptionPlans } from './gates.ts';
 import { ensureAccount, lockAccount, millicentsPerCent, appendEntry } from './ledger.ts';
-import { autoTopupFailedMark, creditTopUp, forgetPaymentMethod, rememberPaymentMethod, retrievePaymentMethod, verifyProcessorEvent } from './processor.ts';
+import { autoTopupFailedMark, creditTopUp, forgetPaymentMethod, rememberPaymentMethod, retrieveInvoice, retrievePaymentMethod, verifyProcessorEvent } from './processor.ts';
 
 type Handler = (services: Services, event: Stripe.Event) => Promise<void>;
 
@@ -55,6 +55,10 @@ async function setStateFromInvoice(services: Services, invoice: Stripe.Invoice, 
   const orgId = await orgOfCustomer(services, id(invoice.customer));
   if (!orgId) return;
   const occurredAt = new Date(event.created * 1000);
+  // Notices carry whole seconds, so a failure stamped the same second as the last change may be
+  // older or newer than it: the processor's invoice now says which (a paid invoice stays paid).
+  const account = await services.prisma.billingAccount.findUnique({ where: { orgId }, select: { subscriptionEventAt: true } });
+  if (!paid && account?.subscriptionEventAt?.getTime() === occurredAt.getTime() && (await retrieveInvoice(services.config, invoice.id!))?.status === 'paid') return;
   const events: BusEvent[] = [];
   await services.prisma.$transaction(async (tx) => {
     const account = await lockAccount(tx, orgId);

@@ -545,6 +545,12 @@ describe('the processor webhook receiver', () => {
     expect(paidAnswer.body).toMatchObject({ handled: true, duplicate: false });
     expect(await snapshot(t, org)).toMatchObject({ planKey: 'team', billingState: 'active' });
     expect((await call(t, 'GET', '/v1/filings?ticker=ZZZZ', { key: org.key })).status).toBe(404);
+    // Another notice of the failure, stamped the same second as the payment and arriving after it:
+    // notices carry whole seconds, so the processor's invoice decides, and it is paid.
+    server.state.invoices.get(invoice.id)!.status = 'paid';
+    const sameSecond = renotice(failedNotice, (e) => (e.created = paid.created));
+    expect((await deliver(t, sameSecond)).body).toMatchObject({ duplicate: false });
+    expect(await snapshot(t, org)).toMatchObject({ billingState: 'active' });
 
     // Cancelled.
     mark = server.events.length;
@@ -661,6 +667,20 @@ describe('saved payment methods', () => {
     // What was not kept is not left on the customer either.
     expect(server.state.paymentMethods.get(minted[1]!)!.customer).toBeNull();
     expectEnvelope(await call(t, 'POST', '/v1/billing/payment-methods/setup-intent', { token: org.token }), 409, 'payment_method_limit_reached');
+  });
+
+  it('makes one primary when the notices of an organization\'s first two cards arrive at once', async () => {
+    const { t, server } = env;
+    const org = await newOrg(t);
+    const setups = await Promise.all([1, 2].map(() => call(t, 'POST', '/v1/billing/payment-methods/setup-intent', { token: org.token })));
+    expect(setups.map((s) => s.status)).toEqual([200, 200]);
+    const mark = server.events.length;
+    for (const setup of setups) server.succeedSetupIntent(setup.body.setupIntentId, 'pm_card_visa');
+    const answers = await Promise.all(server.events.slice(mark).map((event) => deliver(t, event)));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
+    const listed = await methods(t, org);
+    expect(listed).toHaveLength(2);
+    expect(listed.filter((m) => m.isPrimary)).toHaveLength(1);
   });
 
   it('knows no other organization\'s methods', async () => {
