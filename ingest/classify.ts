@@ -1,6 +1,6 @@
 // Which parser an item needs, from where it sits: the layout of a corpus folder (see
-// ../shared/data/MANIFEST.md) or the SEC's URL paths. Market, factor and macro files are not
-// EDGAR data; they belong to the analytics ingest.
+// ../shared/data/MANIFEST.md) or the SEC's URL paths. Market files are told apart by folder:
+// prices, Fama-French factors and FRED macro series each have their own parser and tables.
 
 export type ItemKind =
   | 'company_tickers'
@@ -22,7 +22,9 @@ export type ItemKind =
   | 'ownership'
   | 'form_ncen'
   | 'form_nport'
-  | 'market_data'
+  | 'market_prices'
+  | 'factor_returns'
+  | 'macro_series'
   | 'archive_document'
   | 'unknown';
 
@@ -46,7 +48,9 @@ const byPath: [RegExp, ItemKind][] = [
   [/^forms\/ownership\//, 'ownership'],
   [/^forms\/ncen\//, 'form_ncen'],
   [/^forms\/nport\//, 'form_nport'],
-  [/^market\//, 'market_data'],
+  [/^market\/prices\/.+\.csv$/i, 'market_prices'],
+  [/^market\/factors\/.+\.csv$/i, 'factor_returns'],
+  [/^market\/macro\/.+\.csv$/i, 'macro_series'],
   [/^\/Archives\/edgar\/data\/\d+\/\d{18}\/[^/]+$/, 'archive_document'],
 ];
 
@@ -76,7 +80,9 @@ export const loadOrder: ItemKind[] = [
   'ownership',
   'form_ncen',
   'form_nport',
-  'market_data',
+  'market_prices',
+  'factor_returns',
+  'macro_series',
   'unknown',
 ];
 

@@ -1,8 +1,9 @@
 // Which handler ingests which kind of item.
 import type { ItemKind } from './classify.ts';
-import { NotForThisIngest, handler, type Handler } from './handlers.ts';
+import type { Handler } from './handlers.ts';
 import { currentReportHandler, offeringHandler, periodicReportHandler, proxyHandler } from './kinds/documents.ts';
 import { formHandler } from './kinds/forms.ts';
+import { factorReturnsHandler, macroSeriesHandler, marketPricesHandler } from './kinds/market.ts';
 import { edgarIndexHandler, submissionsHandler, tickersExchangeHandler, tickersHandler } from './kinds/reference.ts';
 import { companyFactsHandler, xbrlInstanceHandler } from './kinds/xbrl.ts';
 import { parseForm13f } from './parsers/form13f.ts';
@@ -14,13 +15,6 @@ import { parseNport } from './parsers/nport.ts';
 import { parseNpx } from './parsers/npx.ts';
 import { parseOwnership } from './parsers/ownership.ts';
 import { parseSchedule13 } from './parsers/schedule13.ts';
-
-const notEdgar = handler({
-  parse: () => {
-    throw new NotForThisIngest('market, factor and macro files are not EDGAR data; the analytics ingest loads them');
-  },
-  load: async () => ({ records: 0, events: [] }),
-});
 
 export const handlers: Partial<Record<ItemKind, Handler<unknown>>> = {
   company_tickers: tickersHandler,
@@ -42,5 +36,7 @@ export const handlers: Partial<Record<ItemKind, Handler<unknown>>> = {
   ownership: formHandler(parseOwnership),
   form_ncen: formHandler(parseNcen),
   form_nport: formHandler(parseNport),
-  market_data: notEdgar,
+  market_prices: marketPricesHandler,
+  factor_returns: factorReturnsHandler,
+  macro_series: macroSeriesHandler,
 };

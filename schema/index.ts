@@ -9,6 +9,7 @@ import './streams.ts';
 import './delivery.ts';
 import './billing.ts';
 import './monitors.ts';
+import './market.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

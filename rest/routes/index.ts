@@ -11,5 +11,6 @@ import { diagnosticsRoutes } from './diagnostics.ts';
 import { billingRoutes } from './billing.ts';
 import { deliveryRoutes, unsubscribeRoutes } from './delivery.ts';
 import { monitorRoutes } from './monitors.ts';
+import { marketRoutes } from './market.ts';
 
-export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes];
+export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...marketRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes];

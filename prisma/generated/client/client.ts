@@ -260,3 +260,32 @@ export type Monitor = Prisma.MonitorModel
  * email worker (at least once; the Message-ID stays the same across retries).
  */
 export type MonitorEmail = Prisma.MonitorEmailModel
+/**
+ * Model MarketSource
+ * One market data file (prices, Fama-French factors, a FRED series) as last ingested: what it
+ * holds, the vintage it states and its coverage. Its rows (PriceBar, FactorReturn,
+ * MacroObservation) carry its key; a changed file replaces them.
+ */
+export type MarketSource = Prisma.MarketSourceModel
+/**
+ * Model PriceBar
+ * A daily price bar as the file has it (yfinance exports: split- and dividend-adjusted). The
+ * numbers are the file's decimal text, never re-rounded through a float.
+ */
+export type PriceBar = Prisma.PriceBarModel
+/**
+ * Model FactorReturn
+ * One factor's return for one period of a Fama-French data-library file, in percent as written.
+ */
+export type FactorReturn = Prisma.FactorReturnModel
+/**
+ * Model MacroSeries
+ * A FRED series as held: the files state no title, so there is none; the frequency is read off
+ * the dates. FEDFUNDS monthly and FEDFUNDS aggregated to quarters are two series here.
+ */
+export type MacroSeries = Prisma.MacroSeriesModel
+/**
+ * Model MacroObservation
+ * One observation of a FRED series, as written.
+ */
+export type MacroObservation = Prisma.MacroObservationModel

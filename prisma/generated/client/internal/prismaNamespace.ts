@@ -435,7 +435,12 @@ export const ModelName = {
   ProcessorEvent: 'ProcessorEvent',
   IdempotencyRecord: 'IdempotencyRecord',
   Monitor: 'Monitor',
-  MonitorEmail: 'MonitorEmail'
+  MonitorEmail: 'MonitorEmail',
+  MarketSource: 'MarketSource',
+  PriceBar: 'PriceBar',
+  FactorReturn: 'FactorReturn',
+  MacroSeries: 'MacroSeries',
+  MacroObservation: 'MacroObservation'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -451,7 +456,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket" | "billingAccount" | "creditReservation" | "ledgerEntry" | "requestCharge" | "topUp" | "paymentMethod" | "processorEvent" | "idempotencyRecord" | "monitor" | "monitorEmail"
+    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket" | "billingAccount" | "creditReservation" | "ledgerEntry" | "requestCharge" | "topUp" | "paymentMethod" | "processorEvent" | "idempotencyRecord" | "monitor" | "monitorEmail" | "marketSource" | "priceBar" | "factorReturn" | "macroSeries" | "macroObservation"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -3341,6 +3346,376 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    MarketSource: {
+      payload: Prisma.$MarketSourcePayload<ExtArgs>
+      fields: Prisma.MarketSourceFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MarketSourceFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MarketSourcePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MarketSourceFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MarketSourcePayload>
+        }
+        findFirst: {
+          args: Prisma.MarketSourceFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MarketSourcePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MarketSourceFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MarketSourcePayload>
+        }
+        findMany: {
+          args: Prisma.MarketSourceFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MarketSourcePayload>[]
+        }
+        create: {
+          args: Prisma.MarketSourceCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MarketSourcePayload>
+        }
+        createMany: {
+          args: Prisma.MarketSourceCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MarketSourceCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MarketSourcePayload>[]
+        }
+        delete: {
+          args: Prisma.MarketSourceDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MarketSourcePayload>
+        }
+        update: {
+          args: Prisma.MarketSourceUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MarketSourcePayload>
+        }
+        deleteMany: {
+          args: Prisma.MarketSourceDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MarketSourceUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MarketSourceUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MarketSourcePayload>[]
+        }
+        upsert: {
+          args: Prisma.MarketSourceUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MarketSourcePayload>
+        }
+        aggregate: {
+          args: Prisma.MarketSourceAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMarketSource>
+        }
+        groupBy: {
+          args: Prisma.MarketSourceGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MarketSourceGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MarketSourceCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MarketSourceCountAggregateOutputType> | number
+        }
+      }
+    }
+    PriceBar: {
+      payload: Prisma.$PriceBarPayload<ExtArgs>
+      fields: Prisma.PriceBarFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PriceBarFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceBarPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PriceBarFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceBarPayload>
+        }
+        findFirst: {
+          args: Prisma.PriceBarFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceBarPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PriceBarFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceBarPayload>
+        }
+        findMany: {
+          args: Prisma.PriceBarFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceBarPayload>[]
+        }
+        create: {
+          args: Prisma.PriceBarCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceBarPayload>
+        }
+        createMany: {
+          args: Prisma.PriceBarCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PriceBarCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceBarPayload>[]
+        }
+        delete: {
+          args: Prisma.PriceBarDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceBarPayload>
+        }
+        update: {
+          args: Prisma.PriceBarUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceBarPayload>
+        }
+        deleteMany: {
+          args: Prisma.PriceBarDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PriceBarUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PriceBarUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceBarPayload>[]
+        }
+        upsert: {
+          args: Prisma.PriceBarUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PriceBarPayload>
+        }
+        aggregate: {
+          args: Prisma.PriceBarAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePriceBar>
+        }
+        groupBy: {
+          args: Prisma.PriceBarGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PriceBarGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PriceBarCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PriceBarCountAggregateOutputType> | number
+        }
+      }
+    }
+    FactorReturn: {
+      payload: Prisma.$FactorReturnPayload<ExtArgs>
+      fields: Prisma.FactorReturnFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.FactorReturnFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactorReturnPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.FactorReturnFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactorReturnPayload>
+        }
+        findFirst: {
+          args: Prisma.FactorReturnFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactorReturnPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.FactorReturnFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactorReturnPayload>
+        }
+        findMany: {
+          args: Prisma.FactorReturnFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactorReturnPayload>[]
+        }
+        create: {
+          args: Prisma.FactorReturnCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactorReturnPayload>
+        }
+        createMany: {
+          args: Prisma.FactorReturnCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.FactorReturnCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactorReturnPayload>[]
+        }
+        delete: {
+          args: Prisma.FactorReturnDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactorReturnPayload>
+        }
+        update: {
+          args: Prisma.FactorReturnUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactorReturnPayload>
+        }
+        deleteMany: {
+          args: Prisma.FactorReturnDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.FactorReturnUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.FactorReturnUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactorReturnPayload>[]
+        }
+        upsert: {
+          args: Prisma.FactorReturnUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FactorReturnPayload>
+        }
+        aggregate: {
+          args: Prisma.FactorReturnAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateFactorReturn>
+        }
+        groupBy: {
+          args: Prisma.FactorReturnGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FactorReturnGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.FactorReturnCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FactorReturnCountAggregateOutputType> | number
+        }
+      }
+    }
+    MacroSeries: {
+      payload: Prisma.$MacroSeriesPayload<ExtArgs>
+      fields: Prisma.MacroSeriesFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MacroSeriesFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroSeriesPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MacroSeriesFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroSeriesPayload>
+        }
+        findFirst: {
+          args: Prisma.MacroSeriesFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroSeriesPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MacroSeriesFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroSeriesPayload>
+        }
+        findMany: {
+          args: Prisma.MacroSeriesFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroSeriesPayload>[]
+        }
+        create: {
+          args: Prisma.MacroSeriesCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroSeriesPayload>
+        }
+        createMany: {
+          args: Prisma.MacroSeriesCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MacroSeriesCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroSeriesPayload>[]
+        }
+        delete: {
+          args: Prisma.MacroSeriesDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroSeriesPayload>
+        }
+        update: {
+          args: Prisma.MacroSeriesUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroSeriesPayload>
+        }
+        deleteMany: {
+          args: Prisma.MacroSeriesDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MacroSeriesUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MacroSeriesUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroSeriesPayload>[]
+        }
+        upsert: {
+          args: Prisma.MacroSeriesUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroSeriesPayload>
+        }
+        aggregate: {
+          args: Prisma.MacroSeriesAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMacroSeries>
+        }
+        groupBy: {
+          args: Prisma.MacroSeriesGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MacroSeriesGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MacroSeriesCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MacroSeriesCountAggregateOutputType> | number
+        }
+      }
+    }
+    MacroObservation: {
+      payload: Prisma.$MacroObservationPayload<ExtArgs>
+      fields: Prisma.MacroObservationFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.MacroObservationFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroObservationPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.MacroObservationFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroObservationPayload>
+        }
+        findFirst: {
+          args: Prisma.MacroObservationFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroObservationPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.MacroObservationFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroObservationPayload>
+        }
+        findMany: {
+          args: Prisma.MacroObservationFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroObservationPayload>[]
+        }
+        create: {
+          args: Prisma.MacroObservationCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroObservationPayload>
+        }
+        createMany: {
+          args: Prisma.MacroObservationCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.MacroObservationCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroObservationPayload>[]
+        }
+        delete: {
+          args: Prisma.MacroObservationDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroObservationPayload>
+        }
+        update: {
+          args: Prisma.MacroObservationUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroObservationPayload>
+        }
+        deleteMany: {
+          args: Prisma.MacroObservationDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.MacroObservationUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.MacroObservationUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroObservationPayload>[]
+        }
+        upsert: {
+          args: Prisma.MacroObservationUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$MacroObservationPayload>
+        }
+        aggregate: {
+          args: Prisma.MacroObservationAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateMacroObservation>
+        }
+        groupBy: {
+          args: Prisma.MacroObservationGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MacroObservationGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.MacroObservationCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.MacroObservationCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -3981,6 +4356,76 @@ export const MonitorEmailScalarFieldEnum = {
 export type MonitorEmailScalarFieldEnum = (typeof MonitorEmailScalarFieldEnum)[keyof typeof MonitorEmailScalarFieldEnum]
 
 
+export const MarketSourceScalarFieldEnum = {
+  sourceKey: 'sourceKey',
+  kind: 'kind',
+  fileName: 'fileName',
+  subject: 'subject',
+  vintage: 'vintage',
+  vintageNote: 'vintageNote',
+  rows: 'rows',
+  firstDate: 'firstDate',
+  lastDate: 'lastDate',
+  missingValues: 'missingValues',
+  missing: 'missing',
+  badLines: 'badLines',
+  ingestedAt: 'ingestedAt'
+} as const
+
+export type MarketSourceScalarFieldEnum = (typeof MarketSourceScalarFieldEnum)[keyof typeof MarketSourceScalarFieldEnum]
+
+
+export const PriceBarScalarFieldEnum = {
+  ticker: 'ticker',
+  date: 'date',
+  open: 'open',
+  high: 'high',
+  low: 'low',
+  close: 'close',
+  volume: 'volume',
+  sourceKey: 'sourceKey'
+} as const
+
+export type PriceBarScalarFieldEnum = (typeof PriceBarScalarFieldEnum)[keyof typeof PriceBarScalarFieldEnum]
+
+
+export const FactorReturnScalarFieldEnum = {
+  dataset: 'dataset',
+  frequency: 'frequency',
+  period: 'period',
+  date: 'date',
+  factor: 'factor',
+  value: 'value',
+  sourceKey: 'sourceKey'
+} as const
+
+export type FactorReturnScalarFieldEnum = (typeof FactorReturnScalarFieldEnum)[keyof typeof FactorReturnScalarFieldEnum]
+
+
+export const MacroSeriesScalarFieldEnum = {
+  seriesId: 'seriesId',
+  frequency: 'frequency',
+  sourceKey: 'sourceKey',
+  firstDate: 'firstDate',
+  lastDate: 'lastDate',
+  observations: 'observations',
+  missing: 'missing'
+} as const
+
+export type MacroSeriesScalarFieldEnum = (typeof MacroSeriesScalarFieldEnum)[keyof typeof MacroSeriesScalarFieldEnum]
+
+
+export const MacroObservationScalarFieldEnum = {
+  seriesId: 'seriesId',
+  frequency: 'frequency',
+  date: 'date',
+  value: 'value',
+  sourceKey: 'sourceKey'
+} as const
+
+export type MacroObservationScalarFieldEnum = (typeof MacroObservationScalarFieldEnum)[keyof typeof MacroObservationScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -4343,6 +4788,11 @@ export type GlobalOmitConfig = {
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
   monitor?: Prisma.MonitorOmit
   monitorEmail?: Prisma.MonitorEmailOmit
+  marketSource?: Prisma.MarketSourceOmit
+  priceBar?: Prisma.PriceBarOmit
+  factorReturn?: Prisma.FactorReturnOmit
+  macroSeries?: Prisma.MacroSeriesOmit
+  macroObservation?: Prisma.MacroObservationOmit
 }
 
 /* Types for Logging */

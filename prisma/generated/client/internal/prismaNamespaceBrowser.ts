@@ -89,7 +89,12 @@ export const ModelName = {
   ProcessorEvent: 'ProcessorEvent',
   IdempotencyRecord: 'IdempotencyRecord',
   Monitor: 'Monitor',
-  MonitorEmail: 'MonitorEmail'
+  MonitorEmail: 'MonitorEmail',
+  MarketSource: 'MarketSource',
+  PriceBar: 'PriceBar',
+  FactorReturn: 'FactorReturn',
+  MacroSeries: 'MacroSeries',
+  MacroObservation: 'MacroObservation'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -707,6 +712,76 @@ export const MonitorEmailScalarFieldEnum = {
 } as const
 
 export type MonitorEmailScalarFieldEnum = (typeof MonitorEmailScalarFieldEnum)[keyof typeof MonitorEmailScalarFieldEnum]
+
+
+export const MarketSourceScalarFieldEnum = {
+  sourceKey: 'sourceKey',
+  kind: 'kind',
+  fileName: 'fileName',
+  subject: 'subject',
+  vintage: 'vintage',
+  vintageNote: 'vintageNote',
+  rows: 'rows',
+  firstDate: 'firstDate',
+  lastDate: 'lastDate',
+  missingValues: 'missingValues',
+  missing: 'missing',
+  badLines: 'badLines',
+  ingestedAt: 'ingestedAt'
+} as const
+
+export type MarketSourceScalarFieldEnum = (typeof MarketSourceScalarFieldEnum)[keyof typeof MarketSourceScalarFieldEnum]
+
+
+export const PriceBarScalarFieldEnum = {
+  ticker: 'ticker',
+  date: 'date',
+  open: 'open',
+  high: 'high',
+  low: 'low',
+  close: 'close',
+  volume: 'volume',
+  sourceKey: 'sourceKey'
+} as const
+
+export type PriceBarScalarFieldEnum = (typeof PriceBarScalarFieldEnum)[keyof typeof PriceBarScalarFieldEnum]
+
+
+export const FactorReturnScalarFieldEnum = {
+  dataset: 'dataset',
+  frequency: 'frequency',
+  period: 'period',
+  date: 'date',
+  factor: 'factor',
+  value: 'value',
+  sourceKey: 'sourceKey'
+} as const
+
+export type FactorReturnScalarFieldEnum = (typeof FactorReturnScalarFieldEnum)[keyof typeof FactorReturnScalarFieldEnum]
+
+
+export const MacroSeriesScalarFieldEnum = {
+  seriesId: 'seriesId',
+  frequency: 'frequency',
+  sourceKey: 'sourceKey',
+  firstDate: 'firstDate',
+  lastDate: 'lastDate',
+  observations: 'observations',
+  missing: 'missing'
+} as const
+
+export type MacroSeriesScalarFieldEnum = (typeof MacroSeriesScalarFieldEnum)[keyof typeof MacroSeriesScalarFieldEnum]
+
+
+export const MacroObservationScalarFieldEnum = {
+  seriesId: 'seriesId',
+  frequency: 'frequency',
+  date: 'date',
+  value: 'value',
+  sourceKey: 'sourceKey'
+} as const
+
+export type MacroObservationScalarFieldEnum = (typeof MacroObservationScalarFieldEnum)[keyof typeof MacroObservationScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -1,0 +1,100 @@
+// Market data rows, in the item's transaction. A file's rows are replaced whole: its old rows go,
+// its new ones go in (one unnest statement per chunk, as facts.ts does). A subject (a ticker, a
+// factor dataset at a frequency, a FRED series at a frequency) is held from one file only: a
+// second file of the same subject fails rather than mixing two vendors' numbers.
+import type { Prisma } from '../../prisma/generated/client/client.ts';
+import type { Tx } from '../handlers.ts';
+import type { FactorFile, MissingValue } from '../parsers/famaFrench.ts';
+import type { FredFile } from '../parsers/fred.ts';
+import type { BadLine, PriceFile } from '../parsers/marketPrices.ts';
+import { chunks, day } from './common.ts';
+
+type Column = readonly [name: string, type: 'text' | 'date'];
+
+/** Inserts rows (arrays in `columns` order) with one array parameter per column. */
+async function insertRows(tx: Tx, table: string, columns: readonly Column[], rows: (string | null)[][]): Promise<number> {
+  const sql = `INSERT INTO "${table}" (${columns.map(([c]) => `"${c}"`).join(', ')})
+    SELECT * FROM unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`;
+  let written = 0;
+  for (const batch of chunks(rows, 5000)) {
+    written += await tx.$executeRawUnsafe(sql, ...columns.map((_, i) => batch.map((row) => row[i])));
+  }
+  return written;
+}
+
+function refuseIfHeldElsewhere(held: { sourceKey: string } | null, what: string, key: string): void {
+  if (held && held.sourceKey !== key) throw new Error(`${what} is already held from ${held.sourceKey}, and is held from one file only`);
+}
+
+export async function loadPriceBars(tx: Tx, key: string, file: PriceFile): Promise<number> {
+  refuseIfHeldElsewhere(await tx.priceBar.findFirst({ where: { ticker: file.ticker, sourceKey: { not: key } }, select: { sourceKey: true } }), `ticker ${file.ticker}`, key);
+  await tx.$executeRaw`DELETE FROM "PriceBar" WHERE "sourceKey" = ${key}`;
+  const columns = [['ticker', 'text'], ['date', 'date'], ['open', 'text'], ['high', 'text'], ['low', 'text'], ['close', 'text'], ['volume', 'text'], ['sourceKey', 'text']] as const;
+  return insertRows(tx, 'PriceBar', columns, file.bars.map((b) => [file.ticker, b.date, b.open, b.high, b.low, b.close, b.volume, key]));
+}
+
+export async function loadFactorReturns(tx: Tx, key: string, file: FactorFile): Promise<number> {
+  for (const frequency of new Set(file.values.map((v) => v.frequency))) {
+    const held = await tx.factorReturn.findFirst({ where: { dataset: file.dataset, frequency, sourceKey: { not: key } }, select: { sourceKey: true } });
+    refuseIfHeldElsewhere(held, `series ${file.dataset} ${frequency}`, key);
+  }
+  await tx.$executeRaw`DELETE FROM "FactorReturn" WHERE "sourceKey" = ${key}`;
+  const columns = [['dataset', 'text'], ['frequency', 'text'], ['period', 'text'], ['date', 'date'], ['factor', 'text'], ['value', 'text'], ['sourceKey', 'text']] as const;
+  return insertRows(tx, 'FactorReturn', columns, file.values.map((v) => [file.dataset, v.frequency, v.period, v.date, v.factor, v.value, key]));
+}
+
+export async function loadMacroSeries(tx: Tx, key: string, file: FredFile): Promise<number> {
+  const { seriesId, frequency, observations } = file;
+  const held = await tx.macroSeries.findUnique({ where: { seriesId_frequency: { seriesId, frequency } }, select: { sourceKey: true } });
+  refuseIfHeldElsewhere(held, `series ${seriesId} ${frequency}`, key);
+  await tx.$executeRaw`DELETE FROM "MacroObservation" WHERE "sourceKey" = ${key}`;
+  await tx.macroSeries.deleteMany({ where: { sourceKey: key } });
+  const [firstDate, lastDate] = coverage(observations.map((o) => o.date));
+  await tx.macroSeries.create({ data: { seriesId, frequency, sourceKey: key, firstDate, lastDate, observations: observations.length, missing: file.missing.length } });
+  const columns = [['seriesId', 'text'], ['frequency', 'text'], ['date', 'date'], ['value', 'text'], ['sourceKey', 'text']] as const;
+  return 1 + (await insertRows(tx, 'MacroObservation', columns, observations.map((o) => [seriesId, frequency, o.date, o.value, key])));
+}
+
+export interface MarketSourceRecord {
+  sourceKey: string;
+  kind: 'market_prices' | 'factor_returns' | 'macro_series';
+  fileName: string;
+  subject: string;
+  vintage: string | null;
+  vintageNote: string;
+  rows: number;
+  /** every row's date (YYYY-MM-DD), for the coverage */
+  dates: string[];
+  missing: MissingValue[];
+  badLines: BadLine[];
+}
+
+/** The file's MarketSource row: what it holds and what was left out, replacing the last one. */
+export async function saveMarketSource(tx: Tx, s: MarketSourceRecord): Promise<void> {
+  const [firstDate, lastDate] = coverage(s.dates);
+  const data = {
+    kind: s.kind,
+    fileName: s.fileName,
+    subject: s.subject,
+    vintage: s.vintage,
+    vintageNote: s.vintageNote,
+    rows: s.rows,
+    firstDate,
+    lastDate,
+    missingValues: s.missing.length,
+    missing: s.missing.slice(0, 1000) as unknown as Prisma.InputJsonValue,
+    badLines: s.badLines.map((b) => ({ ...b, text: b.text.slice(0, 200) })) as unknown as Prisma.InputJsonValue,
+    ingestedAt: new Date(),
+  };
+  await tx.marketSource.upsert({ where: { sourceKey: s.sourceKey }, create: { sourceKey: s.sourceKey, ...data }, update: data });
+}
+
+function coverage(dates: string[]): [Date | null, Date | null] {
+  if (!dates.length) return [null, null];
+  let [first, last] = [dates[0]!, dates[0]!];
+  for (const d of dates) {
+    if (d < first) first = d;
+    if (d > last) last = d;
+  }
+  return [day(first), day(last)];
+}
