@@ -87,14 +87,11 @@ function errorCodes(route: Route): Map<number, string[]> {
   return new Map([...byStatus].sort(([a], [b]) => a - b));
 }
 
-const streamedNote =
-  'A download, streamed as it is read (constant memory on both sides, any size): `format=ndjson` (default) is `application/x-ndjson`, one record a line; `format=json` is `application/json`, one array of the records. ' +
-  'Errors found before the first byte (parameters, credentials, quota, the first page) are the error envelope; a failure after it ends the download abruptly, without its last line or closing `]`, so an incomplete file never looks complete.';
-
-/** An export's 200: the same records as NDJSON lines or as one JSON array (`response` is the array). */
-function exportContent(route: Route) {
-  const array = jsonSchema(route.response, 'output');
-  return { 'application/x-ndjson': { schema: array.items }, 'application/json': { schema: array } };
+/** A download's 200 (route.download): per content type, the documented response, its items, or text. */
+function downloadContent(route: Route) {
+  const response = jsonSchema(route.response, 'output');
+  const schemaOf = { response, items: response.items ?? response, text: { type: 'string' } } as const;
+  return Object.fromEntries(Object.entries(route.download!.content).map(([type, what]) => [type, { schema: schemaOf[what] }]));
 }
 
 function operation(route: Route) {
@@ -116,7 +113,7 @@ function operation(route: Route) {
 
   const responses: Record<string, unknown> = {
     200: {
-      description: route.stream ? `${route.summary}. ${streamedNote}` : route.summary,
+      description: route.download ? `${route.summary}. ${route.download.note}` : route.summary,
       headers: {
         ...commonHeaders,
         ...replayed(200),
@@ -126,9 +123,9 @@ function operation(route: Route) {
               'Service-Estimated-Cost': { description: 'The list price of this request in millicents (1/1,000 of a cent), whether the starter grant, the plan or prepaid credit paid it', schema: { type: 'integer' } },
             }
           : {}),
-        ...(route.stream ? { 'Content-Disposition': { description: 'attachment; filename="<records>-<YYYY-MM-DD>.<format>"', schema: { type: 'string' } } } : {}),
+        ...(route.download ? { 'Content-Disposition': { description: `attachment; filename="${route.download.filename}"`, schema: { type: 'string' } } } : {}),
       },
-      content: route.stream ? exportContent(route) : { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+      content: route.download ? downloadContent(route) : { 'application/json': { schema: jsonSchema(route.response, 'output') } },
     },
   };
   for (const [status, codes] of errorCodes(route)) {

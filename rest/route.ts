@@ -51,6 +51,8 @@ export interface Route {
   run(params: { path: any; query: any; body: any }, ctx: Context): Promise<unknown>;
   /** an export: answers by writing a download itself instead of one JSON body (see exportRoute) */
   stream?(params: { path: any; query: any; body: any }, ctx: Context, res: ServerResponse): Promise<void>;
+  /** what a streamed route's 200 is, for the OpenAPI contract: per content type, the documented `response`, its items, or text */
+  download?: { note: string; filename: string; content: Record<string, 'response' | 'items' | 'text'> };
 }
 
 /** The records a list read shows, named by the public event that announces each new one. */
@@ -197,5 +199,12 @@ export function exportRoute(list: Route, def: { name: string; summary: string; d
     response: items,
     run: () => Promise.reject(new Error(`${def.name} is streamed, not answered as one body`)),
     stream: (params, ctx, res) => streamExport(list, params, ctx, res),
+    download: {
+      note:
+        'A download, streamed as it is read (constant memory on both sides, any size): `format=ndjson` (default) is `application/x-ndjson`, one record a line; `format=json` is `application/json`, one array of the records. ' +
+        'Errors found before the first byte (parameters, credentials, quota, the first page) are the error envelope; a failure after it ends the download abruptly, without its last line or closing `]`, so an incomplete file never looks complete.',
+      filename: '<records>-<YYYY-MM-DD>.<format>',
+      content: { 'application/x-ndjson': 'items', 'application/json': 'response' },
+    },
   };
 }

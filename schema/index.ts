@@ -10,6 +10,8 @@ import './delivery.ts';
 import './billing.ts';
 import './monitors.ts';
 import './market.ts';
+import './portfolio.ts';
+import './artifacts.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

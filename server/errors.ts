@@ -41,6 +41,7 @@ export const errorStatus = {
   payment_method_not_found: 404,
   top_up_not_found: 404,
   monitor_not_found: 404,
+  artifact_not_found: 404,
   market_data_not_found: 404,
   grant_reset_too_soon: 409,
   payment_method_limit_reached: 409,

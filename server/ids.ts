@@ -14,7 +14,7 @@ export function randomBase62(count: number): string {
   return out;
 }
 
-export type IdPrefix = 'org' | 'key' | 'usr' | 'evt' | 'err' | 'req' | 'run' | 'we' | 'del' | 'ss' | 'ctx' | 'mon' | 'eml';
+export type IdPrefix = 'org' | 'key' | 'usr' | 'evt' | 'err' | 'req' | 'run' | 'we' | 'del' | 'ss' | 'ctx' | 'mon' | 'eml' | 'art';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;

@@ -72,6 +72,17 @@ export const eventTypes: EventType[] = [
     }),
   },
   {
+    type: 'artifact.created',
+    public: false,
+    description: 'An analytics or intelligence result was stored as an artifact of the organization (GET /v1/artifacts/{artifact_id}, and its export).',
+    data: z.object({
+      artifactId: z.string().describe('`art_…`'),
+      kind: z.string().describe('What made it, e.g. portfolio_analysis, portfolio_risk'),
+      route: z.string().describe('The POST path that made it'),
+      contentHash: z.string().describe('sha256 hex of the canonical JSON of the result'),
+    }),
+  },
+  {
     type: 'api_key.created',
     public: false,
     description: 'An API key of the organization was created.',

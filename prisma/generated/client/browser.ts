@@ -237,6 +237,12 @@ export type Monitor = Prisma.MonitorModel
  */
 export type MonitorEmail = Prisma.MonitorEmailModel
 /**
+ * Model Artifact
+ * One stored result of an analytics or intelligence POST (SPEC 4.5): what was asked, what was
+ * answered, and the manifest saying what it was computed from. Read back and exported by id.
+ */
+export type Artifact = Prisma.ArtifactModel
+/**
  * Model MarketSource
  * One market data file (prices, Fama-French factors, a FRED series) as last ingested: what it
  * holds, the vintage it states and its coverage. Its rows (PriceBar, FactorReturn,

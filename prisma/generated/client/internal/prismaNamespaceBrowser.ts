@@ -90,6 +90,7 @@ export const ModelName = {
   IdempotencyRecord: 'IdempotencyRecord',
   Monitor: 'Monitor',
   MonitorEmail: 'MonitorEmail',
+  Artifact: 'Artifact',
   MarketSource: 'MarketSource',
   PriceBar: 'PriceBar',
   FactorReturn: 'FactorReturn',
@@ -712,6 +713,23 @@ export const MonitorEmailScalarFieldEnum = {
 } as const
 
 export type MonitorEmailScalarFieldEnum = (typeof MonitorEmailScalarFieldEnum)[keyof typeof MonitorEmailScalarFieldEnum]
+
+
+export const ArtifactScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  kind: 'kind',
+  route: 'route',
+  title: 'title',
+  requestId: 'requestId',
+  request: 'request',
+  result: 'result',
+  manifest: 'manifest',
+  contentHash: 'contentHash',
+  createdAt: 'createdAt'
+} as const
+
+export type ArtifactScalarFieldEnum = (typeof ArtifactScalarFieldEnum)[keyof typeof ArtifactScalarFieldEnum]
 
 
 export const MarketSourceScalarFieldEnum = {

@@ -215,6 +215,7 @@ export type OrganizationWhereInput = {
   streams?: Prisma.StreamSubscriptionListRelationFilter
   billing?: Prisma.XOR<Prisma.BillingAccountNullableScalarRelationFilter, Prisma.BillingAccountWhereInput> | null
   monitors?: Prisma.MonitorListRelationFilter
+  artifacts?: Prisma.ArtifactListRelationFilter
 }
 
 export type OrganizationOrderByWithRelationInput = {
@@ -235,6 +236,7 @@ export type OrganizationOrderByWithRelationInput = {
   streams?: Prisma.StreamSubscriptionOrderByRelationAggregateInput
   billing?: Prisma.BillingAccountOrderByWithRelationInput
   monitors?: Prisma.MonitorOrderByRelationAggregateInput
+  artifacts?: Prisma.ArtifactOrderByRelationAggregateInput
 }
 
 export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
@@ -258,6 +260,7 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   streams?: Prisma.StreamSubscriptionListRelationFilter
   billing?: Prisma.XOR<Prisma.BillingAccountNullableScalarRelationFilter, Prisma.BillingAccountWhereInput> | null
   monitors?: Prisma.MonitorListRelationFilter
+  artifacts?: Prisma.ArtifactListRelationFilter
 }, "id" | "externalId">
 
 export type OrganizationOrderByWithAggregationInput = {
@@ -305,6 +308,7 @@ export type OrganizationCreateInput = {
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateInput = {
@@ -324,6 +328,7 @@ export type OrganizationUncheckedCreateInput = {
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUpdateInput = {
@@ -343,6 +348,7 @@ export type OrganizationUpdateInput = {
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateInput = {
@@ -362,6 +368,7 @@ export type OrganizationUncheckedUpdateInput = {
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyInput = {
@@ -613,6 +620,20 @@ export type OrganizationUpdateOneRequiredWithoutMonitorsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutMonitorsInput, Prisma.OrganizationUpdateWithoutMonitorsInput>, Prisma.OrganizationUncheckedUpdateWithoutMonitorsInput>
 }
 
+export type OrganizationCreateNestedOneWithoutArtifactsInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutArtifactsInput, Prisma.OrganizationUncheckedCreateWithoutArtifactsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutArtifactsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutArtifactsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutArtifactsInput, Prisma.OrganizationUncheckedCreateWithoutArtifactsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutArtifactsInput
+  upsert?: Prisma.OrganizationUpsertWithoutArtifactsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutArtifactsInput, Prisma.OrganizationUpdateWithoutArtifactsInput>, Prisma.OrganizationUncheckedUpdateWithoutArtifactsInput>
+}
+
 export type OrganizationCreateWithoutPlanInput = {
   id: string
   name: string
@@ -629,6 +650,7 @@ export type OrganizationCreateWithoutPlanInput = {
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutPlanInput = {
@@ -647,6 +669,7 @@ export type OrganizationUncheckedCreateWithoutPlanInput = {
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutPlanInput = {
@@ -705,6 +728,7 @@ export type OrganizationCreateWithoutQuotasInput = {
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutQuotasInput = {
@@ -723,6 +747,7 @@ export type OrganizationUncheckedCreateWithoutQuotasInput = {
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutQuotasInput = {
@@ -757,6 +782,7 @@ export type OrganizationUpdateWithoutQuotasInput = {
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutQuotasInput = {
@@ -775,6 +801,7 @@ export type OrganizationUncheckedUpdateWithoutQuotasInput = {
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMembershipsInput = {
@@ -793,6 +820,7 @@ export type OrganizationCreateWithoutMembershipsInput = {
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMembershipsInput = {
@@ -811,6 +839,7 @@ export type OrganizationUncheckedCreateWithoutMembershipsInput = {
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMembershipsInput = {
@@ -845,6 +874,7 @@ export type OrganizationUpdateWithoutMembershipsInput = {
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
@@ -863,6 +893,7 @@ export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutApiKeysInput = {
@@ -881,6 +912,7 @@ export type OrganizationCreateWithoutApiKeysInput = {
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutApiKeysInput = {
@@ -899,6 +931,7 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutApiKeysInput = {
@@ -933,6 +966,7 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
@@ -951,6 +985,7 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutEventsInput = {
@@ -969,6 +1004,7 @@ export type OrganizationCreateWithoutEventsInput = {
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutEventsInput = {
@@ -987,6 +1023,7 @@ export type OrganizationUncheckedCreateWithoutEventsInput = {
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutEventsInput = {
@@ -1021,6 +1058,7 @@ export type OrganizationUpdateWithoutEventsInput = {
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutEventsInput = {
@@ -1039,6 +1077,7 @@ export type OrganizationUncheckedUpdateWithoutEventsInput = {
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutWebhooksInput = {
@@ -1057,6 +1096,7 @@ export type OrganizationCreateWithoutWebhooksInput = {
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutWebhooksInput = {
@@ -1075,6 +1115,7 @@ export type OrganizationUncheckedCreateWithoutWebhooksInput = {
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutWebhooksInput = {
@@ -1109,6 +1150,7 @@ export type OrganizationUpdateWithoutWebhooksInput = {
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
@@ -1127,6 +1169,7 @@ export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutStreamsInput = {
@@ -1145,6 +1188,7 @@ export type OrganizationCreateWithoutStreamsInput = {
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutStreamsInput = {
@@ -1163,6 +1207,7 @@ export type OrganizationUncheckedCreateWithoutStreamsInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutStreamsInput = {
@@ -1197,6 +1242,7 @@ export type OrganizationUpdateWithoutStreamsInput = {
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutStreamsInput = {
@@ -1215,6 +1261,7 @@ export type OrganizationUncheckedUpdateWithoutStreamsInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutBillingInput = {
@@ -1233,6 +1280,7 @@ export type OrganizationCreateWithoutBillingInput = {
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutBillingInput = {
@@ -1251,6 +1299,7 @@ export type OrganizationUncheckedCreateWithoutBillingInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutBillingInput = {
@@ -1285,6 +1334,7 @@ export type OrganizationUpdateWithoutBillingInput = {
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutBillingInput = {
@@ -1303,6 +1353,7 @@ export type OrganizationUncheckedUpdateWithoutBillingInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMonitorsInput = {
@@ -1321,6 +1372,7 @@ export type OrganizationCreateWithoutMonitorsInput = {
   webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMonitorsInput = {
@@ -1339,6 +1391,7 @@ export type OrganizationUncheckedCreateWithoutMonitorsInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMonitorsInput = {
@@ -1373,6 +1426,7 @@ export type OrganizationUpdateWithoutMonitorsInput = {
   webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMonitorsInput = {
@@ -1391,6 +1445,99 @@ export type OrganizationUncheckedUpdateWithoutMonitorsInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationCreateWithoutArtifactsInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  plan: Prisma.PlanCreateNestedOneWithoutOrganizationsInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationUncheckedCreateWithoutArtifactsInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  planKey: string
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationCreateOrConnectWithoutArtifactsInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutArtifactsInput, Prisma.OrganizationUncheckedCreateWithoutArtifactsInput>
+}
+
+export type OrganizationUpsertWithoutArtifactsInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutArtifactsInput, Prisma.OrganizationUncheckedUpdateWithoutArtifactsInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutArtifactsInput, Prisma.OrganizationUncheckedCreateWithoutArtifactsInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutArtifactsInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutArtifactsInput, Prisma.OrganizationUncheckedUpdateWithoutArtifactsInput>
+}
+
+export type OrganizationUpdateWithoutArtifactsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  plan?: Prisma.PlanUpdateOneRequiredWithoutOrganizationsNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutArtifactsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  planKey?: Prisma.StringFieldUpdateOperationsInput | string
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyPlanInput = {
@@ -1419,6 +1566,7 @@ export type OrganizationUpdateWithoutPlanInput = {
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutPlanInput = {
@@ -1437,6 +1585,7 @@ export type OrganizationUncheckedUpdateWithoutPlanInput = {
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateManyWithoutPlanInput = {
@@ -1462,6 +1611,7 @@ export type OrganizationCountOutputType = {
   webhooks: number
   streams: number
   monitors: number
+  artifacts: number
 }
 
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1472,6 +1622,7 @@ export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Exte
   webhooks?: boolean | OrganizationCountOutputTypeCountWebhooksArgs
   streams?: boolean | OrganizationCountOutputTypeCountStreamsArgs
   monitors?: boolean | OrganizationCountOutputTypeCountMonitorsArgs
+  artifacts?: boolean | OrganizationCountOutputTypeCountArtifactsArgs
 }
 
 /**
@@ -1533,6 +1684,13 @@ export type OrganizationCountOutputTypeCountMonitorsArgs<ExtArgs extends runtime
   where?: Prisma.MonitorWhereInput
 }
 
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountArtifactsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.ArtifactWhereInput
+}
+
 
 export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1552,6 +1710,7 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   streams?: boolean | Prisma.Organization$streamsArgs<ExtArgs>
   billing?: boolean | Prisma.Organization$billingArgs<ExtArgs>
   monitors?: boolean | Prisma.Organization$monitorsArgs<ExtArgs>
+  artifacts?: boolean | Prisma.Organization$artifactsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["organization"]>
 
@@ -1601,6 +1760,7 @@ export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.Interna
   streams?: boolean | Prisma.Organization$streamsArgs<ExtArgs>
   billing?: boolean | Prisma.Organization$billingArgs<ExtArgs>
   monitors?: boolean | Prisma.Organization$monitorsArgs<ExtArgs>
+  artifacts?: boolean | Prisma.Organization$artifactsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrganizationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1622,6 +1782,7 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
     streams: Prisma.$StreamSubscriptionPayload<ExtArgs>[]
     billing: Prisma.$BillingAccountPayload<ExtArgs> | null
     monitors: Prisma.$MonitorPayload<ExtArgs>[]
+    artifacts: Prisma.$ArtifactPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -2041,6 +2202,7 @@ export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends run
   streams<T extends Prisma.Organization$streamsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$streamsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StreamSubscriptionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   billing<T extends Prisma.Organization$billingArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$billingArgs<ExtArgs>>): Prisma.Prisma__BillingAccountClient<runtime.Types.Result.GetResult<Prisma.$BillingAccountPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   monitors<T extends Prisma.Organization$monitorsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$monitorsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MonitorPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  artifacts<T extends Prisma.Organization$artifactsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$artifactsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ArtifactPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2663,6 +2825,30 @@ export type Organization$monitorsArgs<ExtArgs extends runtime.Types.Extensions.I
   take?: number
   skip?: number
   distinct?: Prisma.MonitorScalarFieldEnum | Prisma.MonitorScalarFieldEnum[]
+}
+
+/**
+ * Organization.artifacts
+ */
+export type Organization$artifactsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Artifact
+   */
+  select?: Prisma.ArtifactSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Artifact
+   */
+  omit?: Prisma.ArtifactOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.ArtifactInclude<ExtArgs> | null
+  where?: Prisma.ArtifactWhereInput
+  orderBy?: Prisma.ArtifactOrderByWithRelationInput | Prisma.ArtifactOrderByWithRelationInput[]
+  cursor?: Prisma.ArtifactWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.ArtifactScalarFieldEnum | Prisma.ArtifactScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,118 @@
+// POST /v1/portfolio/analyze: factor exposures of each holding and of the portfolio (OLS with
+// intercept of daily excess returns on the model's factor returns), with attribution and hedge
+// summaries, over the window stated in the answer.
+import type { Context } from '../context.ts';
+import { ols, RegressionError, type OlsResult } from './regression.ts';
+import { invalid, loadSample, type ModelName, type Sample } from './window.ts';
+
+export type Holding = { ticker: string; weight: number } | { ticker: string; shares: number };
+
+export interface AnalyzeInput {
+  holdings: Holding[];
+  asOf?: string;
+  lookbackDays: number;
+  model?: ModelName;
+  benchmark: string;
+}
+
+const tradingDays = 252;
+
+/** Weights as given (normalised to sum to 1), or share counts valued at the window's last close. */
+export function portfolioWeights(holdings: Holding[], lastClose: Map<string, number>): { weights: Map<string, number>; basis: string } {
+  const byShares = holdings.every((h) => 'shares' in h);
+  if (!byShares && holdings.some((h) => 'shares' in h)) throw invalid('holdings', 'give every holding a weight, or every holding a share count, not a mix');
+  const values = new Map<string, number>();
+  for (const h of holdings) {
+    const ticker = h.ticker.toUpperCase();
+    const value = 'shares' in h ? h.shares * lastClose.get(ticker)! : h.weight;
+    values.set(ticker, (values.get(ticker) ?? 0) + value);
+  }
+  const total = [...values.values()].reduce((a, b) => a + b, 0);
+  if (!(total > 0)) throw invalid('holdings', 'the weights (or share values) add up to zero');
+  const weights = new Map([...values].map(([ticker, value]) => [ticker, value / total]));
+  return { weights, basis: byShares ? 'shares valued at the close of the window\'s last date' : 'weights as given, scaled to add up to 1' };
+}
+
+export function exposureSummary(fit: OlsResult) {
+  return {
+    alpha: { daily: fit.alpha.estimate, annualized: fit.alpha.estimate * tradingDays, stdError: fit.alpha.stdError, tStat: fit.alpha.tStat },
+    betas: Object.fromEntries(Object.entries(fit.betas).map(([name, c]) => [name, { beta: c.estimate, stdError: c.stdError, tStat: c.tStat }])),
+    rSquared: fit.rSquared,
+    adjustedRSquared: fit.adjustedRSquared,
+    residualVolatility: { daily: fit.residualStdDev, annualized: fit.residualStdDev * Math.sqrt(tradingDays) },
+    observations: fit.n,
+  };
+}
+
+function excessOf(returns: Float64Array, rf: Float64Array): Float64Array {
+  return returns.map((r, t) => r - rf[t]!);
+}
+
+function fit(sample: Sample, y: Float64Array, what: string): OlsResult {
+  try {
+    return ols(y, sample.factorNames.map((f) => sample.factors.get(f)!), [...sample.factorNames]);
+  } catch (error) {
+    if (error instanceof RegressionError) throw invalid('holdings', `the regression of ${what} cannot be estimated: ${error.message}`);
+    throw error;
+  }
+}
+
+export async function analyzePortfolio(ctx: Context, input: AnalyzeInput) {
+  const benchmark = input.benchmark.toUpperCase();
+  const tickers = [...new Set(input.holdings.map((h) => h.ticker.toUpperCase()))];
+  const sample = await loadSample(ctx, { tickers: [...tickers, ...(tickers.includes(benchmark) ? [] : [benchmark])], asOf: input.asOf, lookbackDays: input.lookbackDays, model: input.model });
+  const { weights, basis } = portfolioWeights(input.holdings, sample.lastClose);
+  const rf = sample.factors.get('RF')!;
+  const n = sample.dates.length;
+  const portfolio = new Float64Array(n);
+  for (const [ticker, w] of weights) sample.returns.get(ticker)!.forEach((r, t) => (portfolio[t]! += w * r));
+  const portfolioExcess = excessOf(portfolio, rf);
+  const portfolioFit = fit(sample, portfolioExcess, 'the portfolio');
+  const holdings = tickers.map((ticker) => ({ ticker, weight: weights.get(ticker)!, exposures: exposureSummary(fit(sample, excessOf(sample.returns.get(ticker)!, rf), ticker)) }));
+
+  // attribution over the window: each factor's beta times its summed return, the alpha, and what is left
+  const summed = (series: Float64Array) => series.reduce((a, b) => a + b, 0);
+  const excessReturn = summed(portfolioExcess);
+  const byFactor = Object.fromEntries(sample.factorNames.map((f) => [f, portfolioFit.betas[f]!.estimate * summed(sample.factors.get(f)!)]));
+  const explained = Object.values(byFactor).reduce((a, b) => a + b, 0);
+  const alphaPart = portfolioFit.alpha.estimate * n;
+
+  // hedge: the benchmark's beta-neutral amount, and the market exposure left after it
+  const benchmarkExcess = excessOf(sample.returns.get(benchmark)!, rf);
+  const marketFit = ols(portfolioExcess, [benchmarkExcess], [benchmark]);
+  const benchmarkFit = fit(sample, benchmarkExcess, benchmark);
+  const hedgeRatio = -marketFit.betas[benchmark]!.estimate;
+  const marketBeta = (f: OlsResult) => f.betas['Mkt-RF']!.estimate;
+
+  return {
+    sample,
+    result: {
+      asOf: sample.dates[n - 1]!,
+      window: { from: sample.dates[0]!, to: sample.dates[n - 1]!, days: n },
+      model: sample.model,
+      modelReason: sample.modelReason,
+      benchmark,
+      weightBasis: basis,
+      portfolio: exposureSummary(portfolioFit),
+      holdings,
+      attribution: {
+        method: 'over the window, arithmetic: each factor\'s portfolio beta × the sum of its daily returns; alpha × days; the residual is what is left of the summed excess return',
+        totalReturn: portfolio.reduce((growth, r) => growth * (1 + r), 1) - 1,
+        excessReturn,
+        byFactor,
+        alpha: alphaPart,
+        residual: excessReturn - explained - alphaPart,
+      },
+      hedge: {
+        instrument: benchmark,
+        method: `OLS of the portfolio's daily excess return on ${benchmark}'s over the window`,
+        betaToBenchmark: -hedgeRatio,
+        rSquared: marketFit.rSquared,
+        hedgeRatio,
+        explanation: `Sell ${(-hedgeRatio).toFixed(4)} of the portfolio's value in ${benchmark} to neutralise its beta to ${benchmark}.`,
+        marketBetaBefore: marketBeta(portfolioFit),
+        marketBetaAfter: marketBeta(portfolioFit) + hedgeRatio * marketBeta(benchmarkFit),
+      },
+    },
+  };
+}
