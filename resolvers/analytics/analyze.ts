@@ -44,11 +44,12 @@ export function exposureSummary(fit: OlsResult) {
   };
 }
 
-function excessOf(returns: Float64Array, rf: Float64Array): Float64Array {
+export function excessOf(returns: Float64Array, rf: Float64Array): Float64Array {
   return returns.map((r, t) => r - rf[t]!);
 }
 
-function fit(sample: Sample, y: Float64Array, what: string): OlsResult {
+/** The OLS of a return series on the sample's factors; a design that cannot be estimated is the client's 400. */
+export function fitFactors(sample: Sample, y: Float64Array, what: string): OlsResult {
   try {
     return ols(y, sample.factorNames.map((f) => sample.factors.get(f)!), [...sample.factorNames]);
   } catch (error) {
@@ -61,14 +62,20 @@ export async function analyzePortfolio(ctx: Context, input: AnalyzeInput) {
   const benchmark = input.benchmark.toUpperCase();
   const tickers = [...new Set(input.holdings.map((h) => h.ticker.toUpperCase()))];
   const sample = await loadSample(ctx, { tickers: [...tickers, ...(tickers.includes(benchmark) ? [] : [benchmark])], asOf: input.asOf, lookbackDays: input.lookbackDays, model: input.model });
-  const { weights, basis } = portfolioWeights(input.holdings, sample.lastClose);
+  return { sample, result: analyzeSample(sample, input.holdings, benchmark) };
+}
+
+/** The computation alone, on a sample already loaded (benchmarks run it on synthetic samples). */
+export function analyzeSample(sample: Sample, holdingsIn: Holding[], benchmark: string) {
+  const tickers = [...new Set(holdingsIn.map((h) => h.ticker.toUpperCase()))];
+  const { weights, basis } = portfolioWeights(holdingsIn, sample.lastClose);
   const rf = sample.factors.get('RF')!;
   const n = sample.dates.length;
   const portfolio = new Float64Array(n);
   for (const [ticker, w] of weights) sample.returns.get(ticker)!.forEach((r, t) => (portfolio[t]! += w * r));
   const portfolioExcess = excessOf(portfolio, rf);
-  const portfolioFit = fit(sample, portfolioExcess, 'the portfolio');
-  const holdings = tickers.map((ticker) => ({ ticker, weight: weights.get(ticker)!, exposures: exposureSummary(fit(sample, excessOf(sample.returns.get(ticker)!, rf), ticker)) }));
+  const portfolioFit = fitFactors(sample, portfolioExcess, 'the portfolio');
+  const holdings = tickers.map((ticker) => ({ ticker, weight: weights.get(ticker)!, exposures: exposureSummary(fitFactors(sample, excessOf(sample.returns.get(ticker)!, rf), ticker)) }));
 
   // attribution over the window: each factor's beta times its summed return, the alpha, and what is left
   const summed = (series: Float64Array) => series.reduce((a, b) => a + b, 0);
@@ -80,39 +87,36 @@ export async function analyzePortfolio(ctx: Context, input: AnalyzeInput) {
   // hedge: the benchmark's beta-neutral amount, and the market exposure left after it
   const benchmarkExcess = excessOf(sample.returns.get(benchmark)!, rf);
   const marketFit = ols(portfolioExcess, [benchmarkExcess], [benchmark]);
-  const benchmarkFit = fit(sample, benchmarkExcess, benchmark);
+  const benchmarkFit = fitFactors(sample, benchmarkExcess, benchmark);
   const hedgeRatio = -marketFit.betas[benchmark]!.estimate;
   const marketBeta = (f: OlsResult) => f.betas['Mkt-RF']!.estimate;
 
   return {
-    sample,
-    result: {
-      asOf: sample.dates[n - 1]!,
-      window: { from: sample.dates[0]!, to: sample.dates[n - 1]!, days: n },
-      model: sample.model,
-      modelReason: sample.modelReason,
-      benchmark,
-      weightBasis: basis,
-      portfolio: exposureSummary(portfolioFit),
-      holdings,
-      attribution: {
-        method: 'over the window, arithmetic: each factor\'s portfolio beta × the sum of its daily returns; alpha × days; the residual is what is left of the summed excess return',
-        totalReturn: portfolio.reduce((growth, r) => growth * (1 + r), 1) - 1,
-        excessReturn,
-        byFactor,
-        alpha: alphaPart,
-        residual: excessReturn - explained - alphaPart,
-      },
-      hedge: {
-        instrument: benchmark,
-        method: `OLS of the portfolio's daily excess return on ${benchmark}'s over the window`,
-        betaToBenchmark: -hedgeRatio,
-        rSquared: marketFit.rSquared,
-        hedgeRatio,
-        explanation: `Sell ${(-hedgeRatio).toFixed(4)} of the portfolio's value in ${benchmark} to neutralise its beta to ${benchmark}.`,
-        marketBetaBefore: marketBeta(portfolioFit),
-        marketBetaAfter: marketBeta(portfolioFit) + hedgeRatio * marketBeta(benchmarkFit),
-      },
+    asOf: sample.dates[n - 1]!,
+    window: { from: sample.dates[0]!, to: sample.dates[n - 1]!, days: n },
+    model: sample.model,
+    modelReason: sample.modelReason,
+    benchmark,
+    weightBasis: basis,
+    portfolio: exposureSummary(portfolioFit),
+    holdings,
+    attribution: {
+      method: 'over the window, arithmetic: each factor\'s portfolio beta × the sum of its daily returns; alpha × days; the residual is what is left of the summed excess return',
+      totalReturn: portfolio.reduce((growth, r) => growth * (1 + r), 1) - 1,
+      excessReturn,
+      byFactor,
+      alpha: alphaPart,
+      residual: excessReturn - explained - alphaPart,
+    },
+    hedge: {
+      instrument: benchmark,
+      method: `OLS of the portfolio's daily excess return on ${benchmark}'s over the window`,
+      betaToBenchmark: -hedgeRatio,
+      rSquared: marketFit.rSquared,
+      hedgeRatio,
+      explanation: `Sell ${(-hedgeRatio).toFixed(4)} of the portfolio's value in ${benchmark} to neutralise its beta to ${benchmark}.`,
+      marketBetaBefore: marketBeta(portfolioFit),
+      marketBetaAfter: marketBeta(portfolioFit) + hedgeRatio * marketBeta(benchmarkFit),
     },
   };
 }

@@ -1,7 +1,7 @@
 // Portfolio analytics (SPEC 4.6): computed in process from the market data held, over a window
 // the answer states, and kept as an artifact (GET /v1/artifacts/{artifact_id}).
 import { z } from 'zod';
-import { AnalyzePortfolioDocument } from '../operations/generated.ts';
+import { AnalyzePortfolioDocument, PortfolioAttributionDocument, PortfolioRiskDocument } from '../operations/generated.ts';
 import { dateParam } from '../dataParams.ts';
 import { operationRoute } from '../route.ts';
 
@@ -22,6 +22,12 @@ const exposures = z.object({
   residualVolatility: z.object({ daily: z.number(), annualized: z.number().describe('daily × √252') }),
   observations: z.number().int(),
 });
+
+const windowRule =
+  'The window is the `lookbackDays` (default 252) most recent dates on or before `asOf` on which every holding and the benchmark have a close on that date and on their previous row, and every factor of the model has a value (the rule of POST /v1/portfolio/analyze); a daily return is close_t / close_prev − 1 on the file\'s adjusted closes. ';
+const modelRule = '`model`: `ff3`, `ff5` or `ff5_mom`; by default `ff5_mom` where daily momentum covers the window, else `ff5`, and `modelReason` says which and why. ';
+const models = z.enum(['ff3', 'ff5', 'ff5_mom']);
+const variance = z.object({ variance: z.number().describe('Annualised (daily × 252)'), volatility: z.number().describe('√variance'), factor: z.number().describe('The part the factors explain'), idiosyncratic: z.number().describe('The specific part: Σ δ_i w_i² × 252') });
 
 export const portfolioRoutes = [
   operationRoute({
@@ -68,4 +74,102 @@ export const portfolioRoutes = [
     operation: AnalyzePortfolioDocument,
     variables: ({ body }) => ({ holdings: body.holdings, asOf: body.asOf ?? null, lookbackDays: body.lookbackDays, model: body.model ?? null, benchmark: body.benchmark }),
   }).reshape(({ analyzePortfolio: a }, meta) => ({ object: 'portfolio_analysis', artifactId: a.artifactId, contentHash: a.contentHash, ...(a.result as object), ...meta }) as never),
+  operationRoute({
+    name: 'portfolio_risk',
+    method: 'POST',
+    path: '/v1/portfolio/risk',
+    summary: 'Ex-ante tracking error of a portfolio against a benchmark, with its contributions by factor group and by security',
+    description:
+      windowRule +
+      modelRule +
+      'Over the window: F is the sample covariance (divisor n − 1) of the model\'s daily factor returns; each holding and the benchmark gets exposures B (the betas of its OLS with intercept of daily excess returns on the factors) and a specific variance δ (that OLS\'s residual variance s² = e\'e / (n − k − 1)). Benchmark weights are 1 on the benchmark ticker (default SPY); active weights a = w − w_b over the union of holdings and the benchmark. ' +
+      'Tracking error is √(252 · aᵀ(B F Bᵀ + Δ)a). `contributionsByGroup` (market, size, value, profitability, investment, momentum: the groups whose factors the model has, plus `idiosyncratic`) and `contributionsBySecurity` are Euler contributions to the annualised tracking variance: each set adds up to `trackingVariance`, and a contribution can be negative. `beta` is the ex-ante beta wᵀΣw_b / w_bᵀΣw_b; `portfolio` splits the portfolio\'s own variance into factor and idiosyncratic parts; `factorCovariance` is F × 252. ' +
+      'Every security has `coverage: full`: it has a return on every date of the window, because a holding without data is refused with 400 `validation_error` naming it (the window rule), never silently dropped. ' +
+      'Every answer is kept as an artifact (`artifactId`, kind `portfolio_risk`). An unknown ticker, empty holdings, a negative or non-numeric weight, or a date outside the data is 400 `validation_error` naming the field.',
+    tag: 'Portfolio analytics',
+    access: 'org',
+    meter: 'analytics',
+    mcp: true,
+    params: {
+      body: z.strictObject({
+        holdings: z.array(holding).min(1).max(500),
+        asOf: dateParam('The last date of the window at the latest'),
+        lookbackDays: z.number().int().min(20).max(5000).default(252).describe('Dates in the window (default 252)'),
+        model: models.optional(),
+        benchmark: z.string().min(1).max(12).default('SPY'),
+      }),
+    },
+    response: z.object({
+      object: z.literal('portfolio_risk'),
+      artifactId: z.string().describe('`art_…`: GET /v1/artifacts/{artifact_id}'),
+      contentHash: z.string().describe('sha256 of the result\'s canonical JSON'),
+      asOf: z.string(),
+      window: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
+      model: models,
+      modelReason: z.string(),
+      benchmark: z.string(),
+      trackingError: z.number().describe('Annualised ex-ante tracking error, √trackingVariance'),
+      trackingVariance: z.number().describe('Annualised: 252 · aᵀΣa'),
+      contributionsByGroup: z.record(z.string(), z.number()).describe('Per factor group, and `idiosyncratic`: adds up to trackingVariance'),
+      contributionsBySecurity: z
+        .array(z.object({ ticker: z.string(), activeWeight: z.number().describe('w − w_b'), contribution: z.number().describe('a_i (Σa)_i × 252'), coverage: z.literal('full').describe('A return on every date of the window') }))
+        .describe('The holdings, then the benchmark if it is not held: adds up to trackingVariance'),
+      beta: z.number().nullable().describe('Ex-ante beta to the benchmark; null when the benchmark has no variance'),
+      portfolio: variance,
+      factorCovariance: z.object({ factors: z.array(z.string()), annualized: z.array(z.array(z.number())).describe('F × 252, rows and columns in the order of `factors`') }),
+      requestId: z.string(),
+    }),
+    errors: ['validation_error'],
+    operation: PortfolioRiskDocument,
+    variables: ({ body }) => ({ holdings: body.holdings, asOf: body.asOf ?? null, lookbackDays: body.lookbackDays, model: body.model ?? null, benchmark: body.benchmark }),
+  }).reshape(({ portfolioRisk: a }, meta) => ({ object: 'portfolio_risk', artifactId: a.artifactId, contentHash: a.contentHash, ...(a.result as object), ...meta }) as never),
+  operationRoute({
+    name: 'portfolio_attribution',
+    method: 'POST',
+    path: '/v1/portfolio/attribution',
+    summary: 'Factor attribution of a portfolio\'s return over a period',
+    description:
+      'The period is every date from `from` to `to` on which every holding has a close on that date and on its previous row and every factor of the model has a value; the return of a date is close_t / close_prev − 1, so the first one runs from the close before `from`. `from` and `to` in the answer are the first and last such dates. Weights are held constant. ' +
+      'Exposures are estimated on the window ending at `to` (`estimationWindow`: the `lookbackDays`, default 252, latest such dates on or before `to`): each holding\'s betas from its OLS with intercept of daily excess returns on the factors; the portfolio\'s beta is their weighted sum. ' +
+      modelRule.replace('the window', 'the estimation window') +
+      'Method `arithmetic` (cumulative sum, no linking): `excessReturn` = Σ_t (r_p,t − RF_t); `byFactor[k]` = β_p,k Σ_t f_k,t; `residual` = excessReturn − Σ_k byFactor[k] (alpha included), so they add up to excessReturn. Each row is w_i β_i,k Σ_t f_k,t and a factor\'s rows add up to byFactor[k]. `totalReturn` alone is compounded, Π_t (1 + r_p,t) − 1. ' +
+      'Every answer is kept as an artifact (`artifactId`, kind `portfolio_attribution`). `from` after `to`, or no date with data in the period, is 400 `validation_error` naming `from`; an unknown ticker, empty holdings or a `to` before the data is 400 naming the field.',
+    tag: 'Portfolio analytics',
+    access: 'org',
+    meter: 'analytics',
+    mcp: true,
+    params: {
+      body: z.strictObject({
+        holdings: z.array(holding).min(1).max(500),
+        from: dateParam('The first date of the period').unwrap().describe('The first date of the period (YYYY-MM-DD, inclusive)'),
+        to: dateParam('The last date of the period').unwrap().describe('The last date of the period (YYYY-MM-DD, inclusive); the exposure estimation window ends there'),
+        lookbackDays: z.number().int().min(20).max(5000).default(252).describe('Dates in the exposure estimation window ending at `to` (default 252)'),
+        model: models.optional(),
+      }),
+    },
+    response: z.object({
+      object: z.literal('portfolio_attribution'),
+      artifactId: z.string().describe('`art_…`: GET /v1/artifacts/{artifact_id}'),
+      contentHash: z.string().describe('sha256 of the result\'s canonical JSON'),
+      from: z.string().describe('The first date of the period with data'),
+      to: z.string().describe('The last date of the period with data'),
+      days: z.number().int(),
+      estimationWindow: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
+      model: models,
+      modelReason: z.string(),
+      weightBasis: z.string(),
+      betas: z.record(z.string(), z.number()).describe('The portfolio\'s beta per factor: Σ_i w_i β_i,k'),
+      totalReturn: z.number().describe('Compounded: Π_t (1 + r_p,t) − 1'),
+      excessReturn: z.number().describe('Arithmetic: Σ_t (r_p,t − RF_t) = Σ_k byFactor[k] + residual'),
+      byFactor: z.record(z.string(), z.number()).describe('β_p,k Σ_t f_k,t per factor'),
+      residual: z.number().describe('excessReturn − Σ_k byFactor[k], alpha included'),
+      rows: z.array(z.object({ ticker: z.string(), factor: z.string(), contribution: z.number().describe('w_i β_i,k Σ_t f_k,t') })).describe('Per holding and factor; a factor\'s rows add up to byFactor'),
+      method: z.literal('arithmetic'),
+      note: z.string(),
+      requestId: z.string(),
+    }),
+    errors: ['validation_error'],
+    operation: PortfolioAttributionDocument,
+    variables: ({ body }) => ({ holdings: body.holdings, from: body.from, to: body.to, lookbackDays: body.lookbackDays, model: body.model ?? null }),
+  }).reshape(({ portfolioAttribution: a }, meta) => ({ object: 'portfolio_attribution', artifactId: a.artifactId, contentHash: a.contentHash, ...(a.result as object), ...meta }) as never),
 ];
