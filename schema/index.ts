@@ -10,6 +10,7 @@ import './delivery.ts';
 import './billing.ts';
 import './monitors.ts';
 import './market.ts';
+import './macro.ts';
 import './portfolio.ts';
 import './artifacts.ts';
 import { builder } from './builder.ts';

@@ -3,6 +3,8 @@ import { analyzePortfolio, type Holding } from '../resolvers/analytics/analyze.t
 import { storeArtifact } from '../resolvers/analytics/artifacts.ts';
 import { attributePortfolio } from '../resolvers/analytics/attribution.ts';
 import { portfolioRiskOf } from '../resolvers/analytics/portfolioRisk.ts';
+import { stressScenarios } from '../resolvers/analytics/scenarios.ts';
+import { checkScenarioIds, stressTest } from '../resolvers/analytics/stress.ts';
 import { invalid, type ModelName } from '../resolvers/analytics/window.ts';
 import { requireOrg } from '../resolvers/access.ts';
 import { builder } from './builder.ts';
@@ -39,6 +41,26 @@ const AttributionResult = builder.objectRef<Stored>('PortfolioAttribution').impl
     result: t.expose('result', { type: 'JSON', description: 'As POST /v1/portfolio/attribution documents it' }),
   }),
 });
+
+const StressResult = builder.objectRef<Stored>('PortfolioStressTest').implement({
+  description: 'A portfolio\'s return under scenarios of the stress-test catalog, kept as an artifact.',
+  fields: (t) => ({
+    artifactId: t.exposeString('artifactId'),
+    contentHash: t.exposeString('contentHash'),
+    result: t.expose('result', { type: 'JSON', description: 'As POST /v1/portfolio/stress-test documents it' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  stressScenarios: t.field({
+    type: 'JSON',
+    description: 'The stress-test scenario catalog: historical windows and hypothetical factor shocks (as GET /v1/portfolio/stress-test/scenarios documents it)',
+    resolve: (_root, _args, ctx) => {
+      requireOrg(ctx);
+      return stressScenarios;
+    },
+  }),
+}));
 
 function holdingsOf(input: { ticker: string; weight?: number | null; shares?: number | null }[]): Holding[] {
   return input.map((h, i) => {
@@ -124,6 +146,34 @@ builder.mutationFields((t) => ({
         sources,
         model: result.model,
         window: { from: result.from, to: result.to, days: result.days },
+      });
+      return { artifactId: stored.id, contentHash: stored.contentHash, result };
+    },
+  }),
+  portfolioStressTest: t.field({
+    type: StressResult,
+    args: {
+      holdings: t.arg({ type: [HoldingInput], required: true }),
+      scenarios: t.arg.stringList({ required: true, description: 'Scenario ids of the catalog (Query.stressScenarios)' }),
+      asOf: t.arg({ type: 'Date' }),
+      lookbackDays: t.arg.int({ defaultValue: 252, description: 'Dates in the exposure estimation window' }),
+      model: t.arg.string({ description: 'ff3, ff5 or ff5_mom; default ff5_mom where momentum covers the estimation window, else ff5' }),
+    },
+    resolve: async (_root, args, ctx) => {
+      requireOrg(ctx);
+      if (!args.holdings.length) throw invalid('holdings', 'give at least one holding');
+      checkScenarioIds(args.scenarios);
+      const request = { holdings: holdingsOf(args.holdings), scenarios: args.scenarios, asOf: args.asOf ?? undefined, lookbackDays: args.lookbackDays ?? 252, model: (args.model ?? undefined) as ModelName | undefined };
+      const { sources, result } = await stressTest(ctx, request);
+      const stored = await storeArtifact(ctx, {
+        kind: 'portfolio_stress_test',
+        route: '/v1/portfolio/stress-test',
+        title: `Portfolio stress test (${request.scenarios.join(', ')}), exposures ${result.window.from} to ${result.window.to} (${result.model})`,
+        request,
+        result,
+        sources,
+        model: result.model,
+        window: result.window,
       });
       return { artifactId: stored.id, contentHash: stored.contentHash, result };
     },

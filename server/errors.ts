@@ -43,6 +43,7 @@ export const errorStatus = {
   monitor_not_found: 404,
   artifact_not_found: 404,
   market_data_not_found: 404,
+  country_not_covered: 404,
   grant_reset_too_soon: 409,
   payment_method_limit_reached: 409,
   refund_not_allowed: 409,

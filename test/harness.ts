@@ -87,6 +87,22 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
   return { url, service, logs, close: () => service.close() };
 }
 
+/**
+ * A service on a database of its own (scratchDatabase), for suites whose data other suites must
+ * not see or change while they run in parallel (server mode shares one database).
+ */
+export async function startIsolatedService(overrides: Partial<Config> = {}): Promise<TestService> {
+  const database = await scratchDatabase();
+  const t = await startTestService({ ...overrides, database: database.target });
+  return {
+    ...t,
+    async close() {
+      await t.close();
+      await database.drop();
+    },
+  };
+}
+
 let orgCounter = 0;
 
 /** A fresh organization with one API key, made the way the operator CLI makes them. */

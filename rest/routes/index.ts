@@ -12,7 +12,8 @@ import { billingRoutes } from './billing.ts';
 import { deliveryRoutes, unsubscribeRoutes } from './delivery.ts';
 import { monitorRoutes } from './monitors.ts';
 import { marketRoutes } from './market.ts';
+import { macroRoutes } from './macro.ts';
 import { portfolioRoutes } from './portfolio.ts';
 import { artifactRoutes } from './artifacts.ts';
 
-export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...marketRoutes, ...portfolioRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes];
+export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...marketRoutes, ...macroRoutes, ...portfolioRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes];

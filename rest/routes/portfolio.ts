@@ -1,7 +1,7 @@
 // Portfolio analytics (SPEC 4.6): computed in process from the market data held, over a window
 // the answer states, and kept as an artifact (GET /v1/artifacts/{artifact_id}).
 import { z } from 'zod';
-import { AnalyzePortfolioDocument, PortfolioAttributionDocument, PortfolioRiskDocument } from '../operations/generated.ts';
+import { AnalyzePortfolioDocument, PortfolioAttributionDocument, PortfolioRiskDocument, PortfolioStressTestDocument, StressScenariosDocument } from '../operations/generated.ts';
 import { dateParam } from '../dataParams.ts';
 import { operationRoute } from '../route.ts';
 
@@ -28,6 +28,16 @@ const windowRule =
 const modelRule = '`model`: `ff3`, `ff5` or `ff5_mom`; by default `ff5_mom` where daily momentum covers the window, else `ff5`, and `modelReason` says which and why. ';
 const models = z.enum(['ff3', 'ff5', 'ff5_mom']);
 const variance = z.object({ variance: z.number().describe('Annualised (daily × 252)'), volatility: z.number().describe('√variance'), factor: z.number().describe('The part the factors explain'), idiosyncratic: z.number().describe('The specific part: Σ δ_i w_i² × 252') });
+
+const scenarioEntry = z.object({
+  id: z.string(),
+  kind: z.enum(['historical', 'hypothetical']),
+  title: z.string(),
+  window: z.object({ from: z.string(), to: z.string() }).optional().describe('Historical: the episode, inclusive dates'),
+  shocks: z.record(z.string(), z.number()).optional().describe('Hypothetical: per factor, its return in the scenario (a fraction: −0.2 is −20 %)'),
+  description: z.string(),
+});
+const stressMethod = z.enum(['buy_and_hold', 'factor_implied', 'factor_shock']);
 
 export const portfolioRoutes = [
   operationRoute({
@@ -172,4 +182,76 @@ export const portfolioRoutes = [
     operation: PortfolioAttributionDocument,
     variables: ({ body }) => ({ holdings: body.holdings, from: body.from, to: body.to, lookbackDays: body.lookbackDays, model: body.model ?? null }),
   }).reshape(({ portfolioAttribution: a }, meta) => ({ object: 'portfolio_attribution', artifactId: a.artifactId, contentHash: a.contentHash, ...(a.result as object), ...meta }) as never),
+  operationRoute({
+    name: 'portfolio_stress_scenarios',
+    method: 'GET',
+    path: '/v1/portfolio/stress-test/scenarios',
+    summary: 'The stress-test scenario catalog',
+    description:
+      'Every scenario POST /v1/portfolio/stress-test can run, by `id`. `historical` scenarios are windows of real dates (`window`, inclusive): gfc_2008, lehman_2008, covid_2020 and rates_2022. `hypothetical` scenarios are instantaneous factor shocks (`shocks`: per Fama-French factor, its return as a fraction): ' +
+      'market_down_20, rates_up_100bp, value_rotation, small_cap_selloff and quality_flight. The shocks are stylised, chosen by judgment rather than estimated, and each `description` says what they stand for. Computes nothing.',
+    tag: 'Portfolio analytics',
+    access: 'org',
+    meter: 'platform',
+    mcp: true,
+    response: z.object({ object: z.literal('stress_scenario_catalog'), data: z.array(scenarioEntry), requestId: z.string() }),
+    operation: StressScenariosDocument,
+  }).reshape(({ stressScenarios }, meta) => ({ object: 'stress_scenario_catalog', data: stressScenarios as z.input<typeof scenarioEntry>[], ...meta })),
+  operationRoute({
+    name: 'portfolio_stress_test',
+    method: 'POST',
+    path: '/v1/portfolio/stress-test',
+    summary: 'A portfolio\'s return under historical and hypothetical stress scenarios',
+    description:
+      'Runs each scenario of `scenarios` (ids of GET /v1/portfolio/stress-test/scenarios) on the holdings. ' +
+      'Exposures: each holding\'s betas (`exposures`) of its OLS with intercept of daily excess returns on the model\'s factors over the estimation `window`: the `lookbackDays` (default 252) most recent dates on or before `asOf` on which every holding has a close on that date and on its previous row and every factor of the model has a value (the rule of POST /v1/portfolio/analyze). ' +
+      modelRule.replace('the window', 'the estimation window') +
+      'Historical scenario: where the holding\'s price file covers the window (a close on or before its start, and a row on or after its end), its return is buy and hold, close(latest row on or before `to`) / close(latest row on or before `from`) − 1 on the file\'s adjusted closes, `method: buy_and_hold` with the two dates used as `from` and `to`; ' +
+      'otherwise it is factor-implied, Σ_k β_k × (Π_t (1 + f_k,t) − 1) over the dates after the window\'s start up to its end on which every factor of the model has a value (the span buy and hold covers), `method: factor_implied`; the scenario then states those compounded `factorReturns` and `factorDays`. Factor-implied returns leave out alpha and the risk-free rate. ' +
+      'Hypothetical scenario: Σ_k β_k × shock_k, `method: factor_shock`; a shocked factor the model lacks contributes 0 and is listed in `notModelled`. ' +
+      'The portfolio\'s return is Σ_i w_i × return_i (weights scaled to add up to 1, or share counts valued at the close of the estimation window\'s last date). ' +
+      'Every answer is kept as an artifact (`artifactId`, kind `portfolio_stress_test`). An unknown scenario id is 400 `validation_error` naming `scenarios[i]`; empty `scenarios` or holdings, an unknown ticker or a date outside the data is 400 naming the field.',
+    tag: 'Portfolio analytics',
+    access: 'org',
+    meter: 'analytics',
+    mcp: true,
+    params: {
+      body: z.strictObject({
+        holdings: z.array(holding).min(1).max(500),
+        scenarios: z.array(z.string().min(1).max(64)).min(1).max(50).describe('Scenario ids (GET /v1/portfolio/stress-test/scenarios)'),
+        asOf: dateParam('The last date of the exposure estimation window at the latest'),
+        lookbackDays: z.number().int().min(20).max(5000).default(252).describe('Dates in the exposure estimation window (default 252)'),
+        model: models.optional(),
+      }),
+    },
+    response: z.object({
+      object: z.literal('portfolio_stress_test'),
+      artifactId: z.string().describe('`art_…`: GET /v1/artifacts/{artifact_id}'),
+      contentHash: z.string().describe('sha256 of the result\'s canonical JSON'),
+      asOf: z.string(),
+      window: z.object({ from: z.string(), to: z.string(), days: z.number().int() }).describe('The exposure estimation window'),
+      model: models,
+      modelReason: z.string(),
+      weightBasis: z.string(),
+      exposures: z.array(z.object({ ticker: z.string(), weight: z.number(), betas: z.record(z.string(), z.number()).describe('Per factor of the model') })),
+      scenarios: z.array(
+        z.object({
+          id: z.string(),
+          kind: z.enum(['historical', 'hypothetical']),
+          title: z.string(),
+          window: z.object({ from: z.string(), to: z.string() }).optional(),
+          shocks: z.record(z.string(), z.number()).optional(),
+          notModelled: z.array(z.string()).optional().describe('Shocked factors the model lacks: they contribute 0'),
+          factorReturns: z.record(z.string(), z.number()).optional().describe('Historical, when a holding is factor-implied: each factor\'s compounded return over the window'),
+          factorDays: z.number().int().optional(),
+          portfolioReturn: z.number().describe('Σ_i w_i × return_i'),
+          holdings: z.array(z.object({ ticker: z.string(), weight: z.number(), return: z.number(), method: stressMethod, from: z.string().optional().describe('buy_and_hold: the date of the first close'), to: z.string().optional().describe('buy_and_hold: the date of the last close') })),
+        }),
+      ),
+      requestId: z.string(),
+    }),
+    errors: ['validation_error'],
+    operation: PortfolioStressTestDocument,
+    variables: ({ body }) => ({ holdings: body.holdings, scenarios: body.scenarios, asOf: body.asOf ?? null, lookbackDays: body.lookbackDays, model: body.model ?? null }),
+  }).reshape(({ portfolioStressTest: a }, meta) => ({ object: 'portfolio_stress_test', artifactId: a.artifactId, contentHash: a.contentHash, ...(a.result as object), ...meta }) as never),
 ];

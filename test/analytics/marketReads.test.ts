@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
 import { corpusFile } from '../corpus.ts';
 import { fixtureSource } from '../data/fixtureSource.ts';
-import { call, expectEnvelope, orgWithKey, startTestService, type TestService } from '../harness.ts';
+import { call, expectEnvelope, orgWithKey, startIsolatedService, type TestService } from '../harness.ts';
 
 const files = ['market/prices/AAPL.daily.csv', 'market/prices/IWM.daily.csv', 'market/factors/F-F_Research_Data_5_Factors_2x3_daily.CSV', 'market/macro/FRED_CPIAUCSL.csv', 'market/macro/FRED_DFF.csv'];
 const texts = new Map<string, string>();
@@ -12,7 +12,7 @@ let key: string;
 
 beforeAll(async () => {
   for (const file of files) texts.set(file, await corpusFile(file));
-  t = await startTestService();
+  t = await startIsolatedService(); // market files of its own: other suites load and change them
   ({ key } = await orgWithKey(t));
   await runIngest(t.service.services, fixtureSource(Object.fromEntries(files.map((f) => [f, { text: texts.get(f)! }]))));
 });

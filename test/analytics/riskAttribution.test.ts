@@ -2,10 +2,8 @@
 // from the same files: its own window, returns, normal equations and sample covariance, not the
 // service's code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/run.ts';
-import { corpusFile } from '../corpus.ts';
-import { fixtureSource } from '../data/fixtureSource.ts';
-import { call, expectEnvelope, orgWithKey, startTestService, type TestService } from '../harness.ts';
+import { call, expectEnvelope, type TestService } from '../harness.ts';
+import { marketSuite, returnsOf, closesOf, factorsOf, normalEquations } from './independent.ts';
 
 const files = {
   AAPL: 'market/prices/AAPL.daily.csv',
@@ -13,64 +11,14 @@ const files = {
   SPY: 'market/prices/SPY.daily.csv',
   ff5: 'market/factors/F-F_Research_Data_5_Factors_2x3_daily.CSV',
 };
-const texts: Record<string, string> = {};
+let texts: Record<keyof typeof files, string>;
 let t: TestService;
 let key: string;
 
 beforeAll(async () => {
-  for (const [name, file] of Object.entries(files)) texts[name] = await corpusFile(file);
-  t = await startTestService();
-  ({ key } = await orgWithKey(t, 'Risk analysts', 'team'));
-  await runIngest(t.service.services, fixtureSource(Object.fromEntries(Object.entries(files).map(([name, file]) => [file, { text: texts[name]! }]))));
+  ({ t, key, texts } = await marketSuite(files, 'Risk analysts'));
 }, 120_000);
 afterAll(() => t?.close());
-
-/** date → daily return, where the file has a close on the date and on its previous row. */
-function returnsOf(text: string): Map<string, number> {
-  const rows = text.split(/\r?\n/).slice(1).map((l) => l.split(',')).filter((c) => /^\d{4}-\d{2}-\d{2}$/.test(c[0]!.slice(0, 10)) && c[4]);
-  const out = new Map<string, number>();
-  for (let i = 1; i < rows.length; i++) out.set(rows[i]![0]!.slice(0, 10), Number(rows[i]![4]) / Number(rows[i - 1]![4]) - 1);
-  return out;
-}
-
-/** date → close, from the price file. */
-function closesOf(text: string): Map<string, number> {
-  const rows = text.split(/\r?\n/).slice(1).map((l) => l.split(',')).filter((c) => /^\d{4}-\d{2}-\d{2}$/.test(c[0]!.slice(0, 10)) && c[4]);
-  return new Map(rows.map((r) => [r[0]!.slice(0, 10), Number(r[4])]));
-}
-
-/** date → factor → fraction, from a Ken French daily file (YYYYMMDD rows under the header naming them). */
-function factorsOf(text: string): Map<string, Record<string, number>> {
-  const lines = text.split(/\r?\n/);
-  const header = lines.findIndex((l) => /^\s*,/.test(l));
-  const names = lines[header]!.split(',').slice(1).map((n) => n.trim());
-  const out = new Map<string, Record<string, number>>();
-  for (const line of lines.slice(header + 1)) {
-    const cells = line.split(',').map((c) => c.trim());
-    if (!/^\d{8}$/.test(cells[0]!)) continue;
-    const date = `${cells[0]!.slice(0, 4)}-${cells[0]!.slice(4, 6)}-${cells[0]!.slice(6)}`;
-    out.set(date, Object.fromEntries(names.map((n, i) => [n, Number(cells[i + 1]) / 100])));
-  }
-  return out;
-}
-
-/** OLS with intercept by the normal equations, solved by Gaussian elimination with partial pivoting. */
-function normalEquations(y: number[], columns: number[][]): number[] {
-  const X = y.map((_, t) => [1, ...columns.map((c) => c[t]!)]);
-  const k = X[0]!.length;
-  const A = Array.from({ length: k }, (_, i) => [...Array.from({ length: k }, (_, j) => X.reduce((s, row) => s + row[i]! * row[j]!, 0)), X.reduce((s, row, t) => s + row[i]! * y[t]!, 0)]);
-  for (let col = 0; col < k; col++) {
-    const pivot = A.slice(col).reduce((best, row, i) => (Math.abs(row[col]!) > Math.abs(A[best]![col]!) ? col + i : best), col);
-    [A[col], A[pivot]] = [A[pivot]!, A[col]!];
-    for (let r = col + 1; r < k; r++) {
-      const f = A[r]![col]! / A[col]![col]!;
-      for (let c = col; c <= k; c++) A[r]![c]! -= f * A[col]![c]!;
-    }
-  }
-  const b = new Array<number>(k).fill(0);
-  for (let r = k - 1; r >= 0; r--) b[r] = (A[r]![k]! - A[r]!.slice(r + 1, k).reduce((s, v, i) => s + v * b[r + 1 + i]!, 0)) / A[r]![r]!;
-  return b;
-}
 
 /** Sample covariance, divisor n − 1, two passes. */
 function covariance(columns: number[][]): number[][] {

@@ -1,0 +1,149 @@
+// POST /v1/portfolio/stress-test: a portfolio's return under scenarios of the catalog (scenarios.ts).
+//
+// Exposures: each holding's betas of its OLS with intercept of daily excess returns on the model's
+// factors (fitFactors) over the window loadSample chooses (the rule of /v1/portfolio/analyze).
+// Per scenario and holding:
+//   historical, the file covers the window (a close on or before `from`, and a row on or after `to`):
+//     buy and hold, close(last row ≤ to) / close(last row ≤ from) − 1          method buy_and_hold
+//   historical otherwise: Σ_k β_k × (Π_t (1 + f_k,t) − 1), t the dates after `from` up to `to`
+//     on which every factor of the model has a value (the span buy and hold covers)  factor_implied
+//   hypothetical: Σ_k β_k × shock_k; a shocked factor outside the model contributes 0 (notModelled)
+// The portfolio's return is Σ_i w_i × return_i (weights as portfolioWeights gives them).
+import type { Context } from '../context.ts';
+import { excessOf, fitFactors, portfolioWeights, type Holding } from './analyze.ts';
+import { scenarioById, stressScenarios, type StressScenario } from './scenarios.ts';
+import { invalid, loadSample, type ModelName } from './window.ts';
+
+export interface StressInput {
+  holdings: Holding[];
+  scenarios: string[];
+  asOf?: string;
+  lookbackDays: number;
+  model?: ModelName;
+}
+
+const iso = (date: Date) => date.toISOString().slice(0, 10);
+const day = (date: string) => new Date(`${date}T00:00:00Z`);
+
+/** Refuses an empty list or an id outside the catalog, naming the element. */
+export function checkScenarioIds(ids: string[]): StressScenario[] {
+  if (!ids.length) throw invalid('scenarios', 'give at least one scenario id', { acceptedValues: stressScenarios.map((s) => s.id) });
+  return ids.map((id, i) => {
+    const found = scenarioById.get(id);
+    if (!found) throw invalid(`scenarios[${i}]`, `no scenario ${JSON.stringify(id)} (GET /v1/portfolio/stress-test/scenarios lists them)`, { acceptedValues: stressScenarios.map((s) => s.id) });
+    return found;
+  });
+}
+
+/** The latest bar on or before a date, from bars in ascending date order. */
+function onOrBefore(bars: { date: string; close: number }[], date: string): { date: string; close: number } | undefined {
+  let lo = 0;
+  let hi = bars.length - 1;
+  let found: { date: string; close: number } | undefined;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (bars[mid]!.date <= date) {
+      found = bars[mid];
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  return found;
+}
+
+export async function stressTest(ctx: Context, input: StressInput) {
+  const scenarios = checkScenarioIds(input.scenarios);
+  const tickers = [...new Set(input.holdings.map((h) => h.ticker.toUpperCase()))];
+  const sample = await loadSample(ctx, { tickers, asOf: input.asOf, lookbackDays: input.lookbackDays, model: input.model });
+  const { weights, basis } = portfolioWeights(input.holdings, sample.lastClose);
+  const rf = sample.factors.get('RF')!;
+  const factorNames = [...sample.factorNames];
+  const betas = new Map(
+    tickers.map((ticker) => {
+      const fit = fitFactors(sample, excessOf(sample.returns.get(ticker)!, rf), ticker);
+      return [ticker, Object.fromEntries(factorNames.map((f) => [f, fit.betas[f]!.estimate]))];
+    }),
+  );
+  const n = sample.dates.length;
+
+  // the closes of each holding, for historical scenarios (loadSample has checked every ticker is held)
+  const subjects = new Map((await ctx.prisma.marketSource.findMany({ where: { kind: 'market_prices' } })).map((s) => [s.subject.toUpperCase(), s.subject]));
+  const closes = new Map<string, { date: string; close: number }[]>();
+  if (scenarios.some((s) => s.kind === 'historical')) {
+    for (const ticker of tickers) {
+      const bars = await ctx.prisma.priceBar.findMany({ where: { ticker: subjects.get(ticker) ?? ticker }, orderBy: { date: 'asc' }, select: { date: true, close: true } });
+      closes.set(ticker, bars.map((b) => ({ date: iso(b.date), close: Number(b.close) })).filter((b) => Number.isFinite(b.close) && b.close > 0));
+    }
+  }
+
+  const datasets = sample.model === 'ff3' ? ['ff3'] : sample.model === 'ff5' ? ['ff5'] : ['ff5', 'mom'];
+  const compounded = async (i: number, window: { from: string; to: string }) => {
+    const rows = await ctx.prisma.factorReturn.findMany({
+      where: { dataset: { in: datasets }, frequency: 'daily', date: { gt: day(window.from), lte: day(window.to) } },
+      select: { date: true, factor: true, value: true },
+    });
+    const byDate = new Map<string, Map<string, number>>();
+    for (const row of rows) {
+      if (row.value === null) continue;
+      const key = iso(row.date);
+      (byDate.get(key) ?? byDate.set(key, new Map()).get(key)!).set(row.factor.trim(), Number(row.value) / 100);
+    }
+    const dates = [...byDate.keys()].filter((d) => factorNames.every((f) => byDate.get(d)!.has(f))).sort();
+    if (!dates.length) throw invalid(`scenarios[${i}]`, `no daily factor returns of ${sample.model} are held between ${window.from} and ${window.to}, so a holding whose prices do not cover the window cannot be stressed`);
+    const growth = Object.fromEntries(factorNames.map((f) => [f, dates.reduce((g, d) => g * (1 + byDate.get(d)!.get(f)!), 1) - 1]));
+    return { growth, days: dates.length };
+  };
+
+  const results = [];
+  for (const [i, scenario] of scenarios.entries()) {
+    const holdings: { ticker: string; weight: number; return: number; method: 'buy_and_hold' | 'factor_implied' | 'factor_shock'; from?: string; to?: string }[] = [];
+    let factorReturns: Record<string, number> | undefined;
+    let factorDays: number | undefined;
+    let notModelled: string[] | undefined;
+    if (scenario.kind === 'historical') {
+      const window = scenario.window!;
+      for (const ticker of tickers) {
+        const bars = closes.get(ticker)!;
+        const start = onOrBefore(bars, window.from);
+        const end = onOrBefore(bars, window.to);
+        const covers = start && end && bars[bars.length - 1]!.date >= window.to;
+        if (covers) {
+          holdings.push({ ticker, weight: weights.get(ticker)!, return: end.close / start.close - 1, method: 'buy_and_hold', from: start.date, to: end.date });
+        } else {
+          if (!factorReturns) ({ growth: factorReturns, days: factorDays } = await compounded(i, window));
+          const b = betas.get(ticker)!;
+          holdings.push({ ticker, weight: weights.get(ticker)!, return: factorNames.reduce((s, f) => s + b[f]! * factorReturns![f]!, 0), method: 'factor_implied' });
+        }
+      }
+    } else {
+      const shocks = scenario.shocks!;
+      notModelled = Object.keys(shocks).filter((f) => !factorNames.includes(f));
+      for (const ticker of tickers) {
+        const b = betas.get(ticker)!;
+        holdings.push({ ticker, weight: weights.get(ticker)!, return: factorNames.reduce((s, f) => s + b[f]! * (shocks[f] ?? 0), 0), method: 'factor_shock' });
+      }
+    }
+    results.push({
+      id: scenario.id,
+      kind: scenario.kind,
+      title: scenario.title,
+      ...(scenario.window ? { window: scenario.window } : {}),
+      ...(scenario.shocks ? { shocks: scenario.shocks, notModelled: notModelled! } : {}),
+      ...(factorReturns ? { factorReturns, factorDays: factorDays! } : {}),
+      portfolioReturn: holdings.reduce((s, h) => s + h.weight * h.return, 0),
+      holdings,
+    });
+  }
+
+  return {
+    sources: sample.sources,
+    result: {
+      asOf: sample.dates[n - 1]!,
+      window: { from: sample.dates[0]!, to: sample.dates[n - 1]!, days: n },
+      model: sample.model,
+      modelReason: sample.modelReason,
+      weightBasis: basis,
+      exposures: tickers.map((ticker) => ({ ticker, weight: weights.get(ticker)!, betas: betas.get(ticker)! })),
+      scenarios: results,
+    },
+  };
+}
