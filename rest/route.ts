@@ -46,7 +46,7 @@ export interface Route {
   watch?: Watch;
   /** a link followed by people: its answer as an HTML page, for a client that prefers text/html (a browser) */
   page?: (body: any) => string;
-  /** a GET that changes something (a monitor's check, a signed link): never cached, not read-only to agents */
+  /** runs a mutation (set from the operation): a GET that does (a monitor's check, a signed link) is never cached, nor read-only to agents */
   changesState?: boolean;
   run(params: { path: any; query: any; body: any }, ctx: Context): Promise<unknown>;
   /** an export: answers by writing a download itself instead of one JSON body (see exportRoute) */
@@ -80,7 +80,7 @@ type WatchDefinition = { records: WatchedRecords; scope?: string; restrict: 'onl
 const accessionPages = 5;
 
 /** What a route says about itself: everything but how it runs and what its params and response are typed as. */
-type RouteDescription = Omit<Route, 'params' | 'response' | 'run' | 'watch' | 'page'>;
+type RouteDescription = Omit<Route, 'params' | 'response' | 'run' | 'watch' | 'page' | 'changesState'>;
 
 /** Response fields every object body carries. */
 export interface ResponseMeta {
@@ -105,13 +105,15 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
   // A GET data read answers the same for every caller with the same parameters (access and
   // metering have run by now), so its answer is kept with the data it came from and dropped
   // with it when an ingest commits (resolvers/dataCache.ts).
-  const shared = rest.method === 'GET' && rest.meter === 'data_read' && isQuery(operation);
+  const changesState = !isQuery(operation);
+  const shared = rest.method === 'GET' && rest.meter === 'data_read' && !changesState;
   return {
     reshape(reshape: (data: TData, meta: ResponseMeta, params: RouteParams<P, Q, B>) => z.input<R>): Route {
       const answer = async (parsed: RouteParams<P, Q, B>, ctx: Context, requestId: string, narrowed: { only?: string[] } = {}) =>
         reshape(await runOperation(operation, { ...(variables?.(parsed) ?? {}), ...narrowed } as TVars, ctx), { requestId }, parsed);
       return {
         ...rest,
+        changesState,
         params: params as Route['params'],
         ...(watch ? { watch: watchOf(watch, answer) } : {}),
         async run(parsed, ctx) {
@@ -124,7 +126,7 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
   };
 }
 
-/** A mutation behind a GET (a monitor's check moves it on) must run every time. */
+/** A GET can run a mutation (a monitor's check moves it on): then it runs every time. */
 function isQuery(document: TypedDocumentNode<unknown, never> | TypedDocumentNode<any, any>): boolean {
   return document.definitions.every((d) => d.kind !== 'OperationDefinition' || d.operation === 'query');
 }

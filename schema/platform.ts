@@ -19,7 +19,7 @@ const Organization = builder.prismaObject('Organization', {
   }),
 });
 
-builder.prismaObject('User', {
+const User = builder.prismaObject('User', {
   description: 'A person who signs in to the dashboard.',
   fields: (t) => ({ id: t.exposeString('id', { description: 'Prefixed id, `usr_…`' }), email: t.exposeString('email') }),
 });
@@ -44,21 +44,22 @@ const PrincipalRef = builder.objectRef<Principal>('Principal').implement({
   description: 'Who is calling, and in which organization.',
   fields: (t) => ({
     kind: t.field({ type: PrincipalKind, resolve: (p) => p.kind }),
-    organization: t.prismaField({
-      type: 'Organization',
+    // Plain fields, not prismaFields: the organization and the key are already in memory (the
+    // request path read and cached them), so no Prisma selection is planned for them.
+    organization: t.field({
+      type: Organization,
       nullable: true,
-      // the organization as the request path read it (cached with its quotas), not read again
-      resolve: async (_query, p, _args, ctx) => (p.orgId ? ((await cachedQuotas(ctx, p.orgId))?.org ?? null) : null),
+      resolve: async (p, _args, ctx) => (p.orgId ? ((await cachedQuotas(ctx, p.orgId))?.org ?? null) : null),
     }),
-    apiKey: t.prismaField({
-      type: 'ApiKey',
+    apiKey: t.field({
+      type: ApiKey,
       nullable: true,
-      resolve: (query, p, _args, ctx) => (p.kind !== 'api_key' ? null : (p.key ?? ctx.prisma.apiKey.findUnique({ ...query, where: { id: p.apiKeyId } }))),
+      resolve: (p, _args, ctx) => (p.kind !== 'api_key' ? null : (p.key ?? ctx.prisma.apiKey.findUnique({ where: { id: p.apiKeyId } }))),
     }),
-    user: t.prismaField({
-      type: 'User',
+    user: t.field({
+      type: User,
       nullable: true,
-      resolve: (query, p, _args, ctx) => (p.kind === 'session' ? ctx.prisma.user.findUnique({ ...query, where: { id: p.userId } }) : null),
+      resolve: (p, _args, ctx) => (p.kind === 'session' ? ctx.prisma.user.findUnique({ where: { id: p.userId } }) : null),
     }),
     sessionExpiresAt: t.field({ type: 'DateTime', nullable: true, resolve: (p) => (p.kind === 'session' ? p.expiresAt : null) }),
   }),

@@ -4,6 +4,8 @@
 //    created fresh and loaded with the corpus's market files), BENCH_REQUESTS (20) each, p50/p99.
 // 2. The computation alone on synthetic samples made here and never stored (returns drawn from a
 //    seeded five-factor model): 9 and 500 holdings over 252 and 1,260 days.
+// 3. POST /v1/portfolio/hedge's computation alone on the same samples, four of the synthetic
+//    holdings as its instruments.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { readdirSync } from 'node:fs';
@@ -14,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { runIngest } from '../ingest/run.ts';
 import type { Source } from '../ingest/sources/types.ts';
 import { analyzeSample } from '../resolvers/analytics/analyze.ts';
+import { hedgeOfSample } from '../resolvers/analytics/hedge.ts';
 import { riskOfSample } from '../resolvers/analytics/portfolioRisk.ts';
 import type { Sample } from '../resolvers/analytics/window.ts';
 import { issueApiKey } from '../resolvers/apiKeys.ts';
@@ -79,7 +82,7 @@ function syntheticSample(holdings: number, days: number): Sample {
     returns.set(`S${h}`, Float64Array.from({ length: days }, (_, t) => factors.get('RF')![t]! + betas.reduce((sum, b, k) => sum + b * factors.get(factorNames[k]!)![t]!, 0) + 0.01 * normal()));
   }
   const dates = Array.from({ length: days }, (_, t) => new Date(Date.UTC(2020, 0, 1 + t)).toISOString().slice(0, 10));
-  return { model: 'ff5', modelReason: 'synthetic', factorNames, dates, returns, factors, lastClose: new Map([...returns.keys()].map((t) => [t, 100])), sources: [] };
+  return { model: 'ff5', modelReason: 'synthetic', factorNames, dates, returns, factors, lastClose: new Map([...returns.keys()].map((t) => [t, 100])), history: { closes: new Map(), factors: new Map() }, sources: [] };
 }
 
 function computeOnly() {
@@ -101,5 +104,26 @@ function computeOnly() {
   }
 }
 
+/** POST /v1/portfolio/hedge's computation alone: the synthetic holdings hedged with four of them as the instruments, every ratio within −1..0. */
+function hedgeOnly() {
+  console.log('\nthe hedge computation alone, synthetic holdings, 4 instruments (10 runs each):');
+  const instruments = ['S0', 'S1', 'S2', 'S3'];
+  const bounds = instruments.map(() => ({ min: -1, max: 0 }));
+  for (const holdings of [9, 500]) {
+    for (const days of [252, 1260]) {
+      const sample = syntheticSample(holdings, days);
+      const book = [...sample.returns.keys()].map((ticker) => ({ ticker, weight: 1 }));
+      const times: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const start = performance.now();
+        hedgeOfSample(sample, book, instruments, bounds);
+        if (i >= 2) times.push(performance.now() - start);
+      }
+      console.log(`  hedge    ${String(holdings).padStart(4)} holdings × ${String(days).padStart(4)} days: ${figures(times)}`);
+    }
+  }
+}
+
 await overHttp();
 computeOnly();
+hedgeOnly();

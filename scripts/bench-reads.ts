@@ -7,7 +7,7 @@
 // created if missing). The corpus (../shared/data) is ingested into it when it holds none; the
 // ingest's time is printed either way. BENCH_FRESH=1 drops the database first (a new ingest).
 // BENCH_SECONDS (8), BENCH_CONNECTIONS (10) and BENCH_ROUNDS (3) shape the load; REDIS_URL, if
-// set, is passed to the service.
+// set, is passed to the service. BENCH_ONLY=<text> measures only the reads whose name contains it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,8 @@ const reads: Read[] = [
   { name: 'GET /v1/filings?ticker=AAPL&limit=100', method: 'GET', path: '/v1/filings?ticker=AAPL&limit=100' },
   { name: 'GET /v1/me', method: 'GET', path: '/v1/me' },
 ];
+const only = process.env.BENCH_ONLY;
+const measured = only ? reads.filter((r) => r.name.includes(only)) : reads;
 const rawFacts: Read = { name: 'raw node:http + pg facts', method: 'GET', path: `/v1/facts?ticker=AAPL&tag=Revenues&form=10-K&limit=25` };
 
 /** The corpus in the database (ingested now if it holds none), and an organization whose quotas do not limit the load. */
@@ -136,9 +138,9 @@ try {
   for (const read of reads) await autocannon({ url: service.url + read.path, method: read.method, body: read.body, headers: { 'x-api-key': key, 'content-type': 'application/json' }, connections, amount: 200 });
   await autocannon({ url: raw.url + rawFacts.path, connections, amount: 500 });
 
-  const results = new Map<string, { service: Measured[]; raw: Measured[] }>(reads.map((r) => [r.name, { service: [], raw: [] }]));
+  const results = new Map<string, { service: Measured[]; raw: Measured[] }>(measured.map((r) => [r.name, { service: [], raw: [] }]));
   for (let round = 1; round <= rounds; round++) {
-    for (const read of reads) {
+    for (const read of measured) {
       const entry = results.get(read.name)!;
       entry.raw.push(await load(raw.url, rawFacts, key));
       entry.service.push(await load(service.url, read, key));
@@ -149,7 +151,7 @@ try {
   console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds, medians; ratio = this service / the raw facts server measured just before it`);
   console.log(`${'request'.padEnd(58)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'p99/p50'.padStart(7)} ${'raw req/s'.padStart(9)} ${'ratio'.padStart(6)}`);
   const rps = new Map<string, number>();
-  for (const read of reads) {
+  for (const read of measured) {
     const { service: s, raw: r } = results.get(read.name)!;
     const ratio = median(s.map((m, i) => m.rps / r[i]!.rps));
     const p50 = median(s.map((m) => m.p50));
@@ -160,7 +162,7 @@ try {
     );
   }
   const [restFacts, graphqlFacts] = reads;
-  console.log(`REST/GraphQL (facts): ${(rps.get(restFacts!.name)! / rps.get(graphqlFacts!.name)!).toFixed(2)}`);
+  if (rps.has(restFacts!.name) && rps.has(graphqlFacts!.name)) console.log(`REST/GraphQL (facts): ${(rps.get(restFacts!.name)! / rps.get(graphqlFacts!.name)!).toFixed(2)}`);
 } finally {
   for (const { child } of [service, raw]) process.kill(-child.pid!, 'SIGTERM');
 }

@@ -71,6 +71,9 @@ export async function createService(config: Config, options: { logger?: Logger; 
 
   const app = express();
   app.disable('x-powered-by');
+  // Every body carries its own requestId, so an ETag would never match a later response: hashing
+  // each body for one is pure cost.
+  app.set('etag', false);
   app.set('trust proxy', false);
   app.use(requestContext(logger, requestLog));
   app.use(securityHeaders);

@@ -84,6 +84,8 @@ export class InProcessLimiter implements Limiter {
   }
 }
 
+type ConsumeCommand = { idsConsumeQuota(key: string, ...args: number[]): Promise<[number, number]> };
+
 /** after Redis fails to answer, how long decisions skip it before one request tries it again */
 export const redisBackoffMs = 1000;
 
@@ -96,7 +98,10 @@ export class RedisLimiter implements Limiter {
    */
   private skipRedisUntil = 0;
 
-  constructor(private readonly redis: Redis, private readonly keyPrefix = 'ids:quota') {}
+  constructor(private readonly redis: Redis, private readonly keyPrefix = 'ids:quota') {
+    // Sent by its SHA (EVALSHA), the script's text only when Redis does not hold it yet.
+    redis.defineCommand('idsConsumeQuota', { numberOfKeys: 1, lua: consumeScript });
+  }
 
   async consume(subject: string, windows: QuotaWindow[], failMode: 'open' | 'closed', units = 1): Promise<Decision> {
     const withoutRedis = (): Decision => (failMode === 'open' ? this.fallback.consumeSync(subject, windows, units) : { allowed: 'unavailable' });
@@ -104,7 +109,7 @@ export class RedisLimiter implements Limiter {
     const args = [units, ...windows.flatMap((w) => [periodSeconds[w.period], w.limit])];
     let reply: [number, number];
     try {
-      reply = (await this.redis.eval(consumeScript, 1, `${this.keyPrefix}:${subject}`, ...args)) as [number, number];
+      reply = await (this.redis as Redis & ConsumeCommand).idsConsumeQuota(`${this.keyPrefix}:${subject}`, ...args);
     } catch {
       this.skipRedisUntil = Date.now() + redisBackoffMs;
       return withoutRedis();

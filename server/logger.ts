@@ -42,6 +42,8 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
         censor: '[redacted]',
       },
     },
-    destination as pino.DestinationStream | undefined,
+    // By default stdout, written asynchronously: a slow reader of the logs (a full pipe) then
+    // never blocks the event loop, and pino flushes what is pending when the process exits.
+    (destination as pino.DestinationStream | undefined) ?? pino.destination({ dest: 1, sync: false }),
   );
 }

@@ -99,6 +99,19 @@ export async function readAllEvents(prisma: Db, after: LogPosition, limit: numbe
 }
 
 /**
+ * Holds a reader's checkpoint row for this transaction (FOR UPDATE SKIP LOCKED) and returns its
+ * position; null while another instance holds it. The row is created on its first use, so a
+ * poll pays one statement, not an insert every time.
+ */
+export async function holdCheckpoint(tx: Db, name: string): Promise<LogPosition | null> {
+  const hold = () => tx.$queryRaw<LogPosition[]>`SELECT "txid", "seq" FROM "LogCheckpoint" WHERE "name" = ${name} FOR UPDATE SKIP LOCKED`;
+  const [held] = await hold();
+  if (held) return held;
+  const created = await tx.$executeRaw`INSERT INTO "LogCheckpoint" ("name", "txid", "seq", "updatedAt") VALUES (${name}, 0, 0, now() AT TIME ZONE 'UTC') ON CONFLICT DO NOTHING`;
+  return created ? ((await hold())[0] ?? null) : null;
+}
+
+/**
  * The position from which a reader sees every event committed from now on: after all the events
  * of transactions that have already ended. (Events of transactions still running now come after it.)
  */
@@ -129,4 +142,14 @@ export async function readPublicEvents(prisma: Db, type: string, after: LogPosit
 
 export function isAfter(a: LogPosition, b: LogPosition): boolean {
   return a.txid > b.txid || (a.txid === b.txid && a.seq > b.seq);
+}
+
+/**
+ * Whether an event is new to a reader made at `createdAt` whose reads start at `start`
+ * (currentPosition() when it was made; logStart for one that reads the whole log). The start lies
+ * behind every transaction open anywhere on the database server at that moment, so it can
+ * precede events written just before the reader existed: those are not new to it.
+ */
+export function isNewTo(reader: { start: LogPosition; createdAt: Date }, event: Pick<LoggedEvent, 'position' | 'createdAt'>): boolean {
+  return isAfter(event.position, reader.start) && event.createdAt >= reader.createdAt.toISOString();
 }

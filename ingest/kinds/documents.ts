@@ -11,6 +11,8 @@ import { markDocumentIngested, upsertFilings } from '../load/filings.ts';
 import { saveFormRecord } from '../load/forms.ts';
 import { parseEightK } from '../parsers/eightK.ts';
 import { parseOffering } from '../parsers/offerings.ts';
+import { dilutionTermsOfFiling } from '../parsers/dilutionTerms.ts';
+import { dilutionRelevant, materializeDilution } from '../../resolvers/dilution/materialize.ts';
 import { isSgmlSubmission, parseSgmlSubmission } from '../parsers/sgml.ts';
 import { splitSections } from '../parsers/sections.ts';
 import { parseInlineXbrl } from '../parsers/xbrlInstance.ts';
@@ -25,8 +27,9 @@ async function filingFor(tx: Tx, key: string, header: { accessionNumber: string 
     throw new Error(`filing ${accessionNumber} is not in the index and its document does not say who filed it; ingest the company's submissions first`);
   }
   // Known only from its document: the filing date stays unknown (null) until an index names it.
+  // The handler builds the filer's dilution records once it has loaded the document, not before.
   await ensureEntities(tx, [{ cik: header.cik, name: null }]);
-  const { events } = await upsertFilings(tx, [{ accessionNumber, cik: header.cik, form: header.form, filedAt: header.filedAt, reportDate: header.reportDate ?? null }]);
+  const { events } = await upsertFilings(tx, [{ accessionNumber, cik: header.cik, form: header.form, filedAt: header.filedAt, reportDate: header.reportDate ?? null }], undefined, { buildDilution: false });
   return { filing: await tx.filing.findUniqueOrThrow({ where: { accessionNumber } }), events };
 }
 
@@ -82,12 +85,19 @@ export const currentReportHandler = handler({
       data: { ...event, company: report.company } as unknown as Prisma.InputJsonValue,
     }));
     const written = await writeDocumentEvents(tx, events, key);
+    // compliance notices, charter amendments and securities sales are dilution records of the filer,
+    // read from these items' text (and, for the items the index named before, that the document was read)
+    if (filing && dilutionRelevant({ form: filing.form, items: [...filing.items, ...report.items] })) await materializeDilution(tx, [filing.cik]);
     return { records: written + (filing ? 1 : 0), events: added };
   },
 });
 
 export const offeringHandler = handler({
-  parse: ({ text, name }) => parseOffering({ text, name }),
+  parse: ({ text, name }) => {
+    // the dilution family's terms (resolvers/dilution/materialize.ts reads them from the record)
+    const { terms, document } = dilutionTermsOfFiling({ text, name });
+    return { ...(document ?? parseOffering({ text, name })), dilutionTerms: terms };
+  },
   async load(tx, offering, { key }) {
     const accessionNumber = offering.accessionNumber ?? namedInPath(key).accessionNumber;
     const { filing, events: added } = await filingFor(tx, key, { accessionNumber, cik: offering.registrant.cik, form: offering.formType, filedAt: offering.filedAt });
@@ -101,7 +111,9 @@ export const offeringHandler = handler({
       [{ accessionNumber, cik, item: null, type: 'offering', eventDate: null, filedAt, confidence: offering.confidence ?? null, data: offering as unknown as Prisma.InputJsonValue }],
       key,
     );
-    return { records: 1 + written, events: added };
+    // a term the document could not give is reported on the item (status partial), never guessed
+    const warnings = offering.dilutionTerms.failures.map((failure) => `dilution terms: ${failure}`);
+    return { records: 1 + written, events: added, ...(warnings.length ? { warnings } : {}) };
   },
 });
 

@@ -4,6 +4,7 @@ import type { ConceptRecord, FactRecord } from '../parsers/companyFacts.ts';
 import type { Tx } from '../handlers.ts';
 import { chunks, day, digest } from './common.ts';
 import { materializeFinancials } from '../../resolvers/financials.ts';
+import { materializeDilution } from '../../resolvers/dilution/materialize.ts';
 import { ensureEntities } from './entities.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
 
@@ -27,6 +28,7 @@ export async function loadFacts(tx: Tx, facts: FactRecord[], concepts: ConceptRe
   if (written) {
     await summariseConcepts(tx, ciks);
     for (const cik of ciks) await materializeFinancials(tx, cik);
+    await materializeDilution(tx, ciks);
     await recordEvents(tx, [...added].map(([cik, accessions]) => ({ type: 'facts.added', orgId: null, payload: { cik, accessionNumbers: [...accessions].sort(), source } })));
   }
   return written;

@@ -4,6 +4,7 @@ import type { BusEvent } from '../../subscriptions/bus.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
 import type { Tx } from '../handlers.ts';
 import { chunks, day, orderDate, padCik } from './common.ts';
+import { dilutionRelevant, materializeDilution } from '../../resolvers/dilution/materialize.ts';
 
 export interface FilingFields {
   accessionNumber: string;
@@ -45,11 +46,20 @@ function row(f: FilingFields) {
 
 /**
  * Writes filings the database does not have and brings the known ones up to date with the newer
- * metadata; returns rows written and the `filing.added` events of the new ones.
+ * metadata; returns rows written and the `filing.added` events of the new ones. Rebuilds the
+ * dilution records of the companies whose offering forms or dilution 8-Ks change, unless the
+ * caller does (`buildDilution: false`: a document's handler, which builds once it has loaded it).
  */
-export async function upsertFilings(tx: Tx, filings: FilingFields[], tickersByCik: Map<string, string[]> = new Map()): Promise<{ records: number; events: BusEvent[] }> {
+export async function upsertFilings(
+  tx: Tx,
+  filings: FilingFields[],
+  tickersByCik: Map<string, string[]> = new Map(),
+  { buildDilution = true }: { buildDilution?: boolean } = {},
+): Promise<{ records: number; events: BusEvent[] }> {
   const events: BusEvent[] = [];
   let records = 0;
+  // companies whose dilution records these filings change: new or updated offering forms and 8-Ks of dilution items
+  const dilution = new Set<string>();
   for (const batch of chunks(filings, 500)) {
     const known = new Map(
       (await tx.filing.findMany({ where: { accessionNumber: { in: batch.map((f) => f.accessionNumber) } } })).map((f) => [f.accessionNumber, f]),
@@ -57,6 +67,7 @@ export async function upsertFilings(tx: Tx, filings: FilingFields[], tickersByCi
     const fresh = batch.filter((f) => !known.has(f.accessionNumber));
     if (fresh.length) {
       records += (await tx.filing.createMany({ data: fresh.map(row), skipDuplicates: true })).count;
+      for (const f of fresh) if (dilutionRelevant(f)) dilution.add(padCik(f.cik));
       const added = fresh.map((f) => {
         const cik = padCik(f.cik);
         return { type: 'filing.added', orgId: null, payload: { accessionNumber: f.accessionNumber, cik, form: f.form, filedAt: f.filedAt, tickers: tickersByCik.get(cik) ?? [] } };
@@ -74,9 +85,12 @@ export async function upsertFilings(tx: Tx, filings: FilingFields[], tickersByCi
       if (Object.keys(changes).length) {
         await tx.filing.update({ where: { accessionNumber: f.accessionNumber }, data: changes });
         records++;
+        // relevant before or after: records built from what it was are rebuilt too
+        if (dilutionRelevant(before) || dilutionRelevant({ form: (changes.form as string | undefined) ?? before.form, items: (changes.items as string[] | undefined) ?? before.items })) dilution.add(before.cik);
       }
     }
   }
+  if (buildDilution && dilution.size) await materializeDilution(tx, [...dilution]);
   return { records, events };
 }
 

@@ -5,6 +5,7 @@ import type { PartyRef } from '../parsers/records.ts';
 import type { Tx } from '../handlers.ts';
 import { day, digest, orderDate } from './common.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
+import { materializeDilution } from '../../resolvers/dilution/materialize.ts';
 
 export interface FormRecordFields {
   accessionNumber: string | null;
@@ -47,6 +48,8 @@ export async function saveFormRecord(tx: Tx, fields: FormRecordFields, sourceKey
   };
   const known = await tx.formRecord.findUnique({ where: { id }, select: { id: true } });
   await tx.formRecord.upsert({ where: { id }, create: { id, ...row }, update: row });
+  // an offering document's terms are dilution records of its issuer
+  if (fields.family === 'OFFERING' && fields.cik) await materializeDilution(tx, [fields.cik]);
   if (!known) {
     await recordEvents(tx, [{ type: 'form.added', orgId: null, payload: { id, accessionNumber: fields.accessionNumber, family: fields.family, formType: fields.formType, cik: fields.cik, filedAt: fields.filedAt } }]);
   }

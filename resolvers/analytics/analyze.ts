@@ -58,10 +58,15 @@ export function fitFactors(sample: Sample, y: Float64Array, what: string): OlsRe
   }
 }
 
+/** The sample of a portfolio measured against a benchmark: the holdings' tickers, then the benchmark's. */
+export function loadPortfolioSample(ctx: Context, input: Omit<AnalyzeInput, 'benchmark'>, benchmark: string): Promise<Sample> {
+  const tickers = [...new Set([...input.holdings.map((h) => h.ticker.toUpperCase()), benchmark])];
+  return loadSample(ctx, { tickers, asOf: input.asOf, lookbackDays: input.lookbackDays, model: input.model });
+}
+
 export async function analyzePortfolio(ctx: Context, input: AnalyzeInput) {
   const benchmark = input.benchmark.toUpperCase();
-  const tickers = [...new Set(input.holdings.map((h) => h.ticker.toUpperCase()))];
-  const sample = await loadSample(ctx, { tickers: [...tickers, ...(tickers.includes(benchmark) ? [] : [benchmark])], asOf: input.asOf, lookbackDays: input.lookbackDays, model: input.model });
+  const sample = await loadPortfolioSample(ctx, input, benchmark);
   return { sample, result: analyzeSample(sample, input.holdings, benchmark) };
 }
 

@@ -187,6 +187,48 @@ function block(value: Json, level: number, name: string): string[] {
 
 const iso = (d: Date | string) => (d instanceof Date ? d.toISOString() : d);
 
+/** One line of text: newlines folded, for a list item. */
+const line = (v: Json | undefined) => (v === undefined || v === null ? '' : scalar(v).replace(/\r?\n/g, ' '));
+
+/** A country report (kind `country_report`): each section as a list of statements, each with its citations. */
+function countryReportBlock(result: Record<string, Json>): string[] {
+  const out: string[] = [
+    table(
+      ['Field', 'Value'],
+      ['country', 'asOf', 'method', 'version', 'basis'].map((k) => [k, result[k]]).concat([['regime', isObject(result.regime) ? result.regime.name : null]]),
+    ),
+  ];
+  const sections: [string, string][] = [['summary', 'Summary'], ['keyDrivers', 'Key drivers'], ['watchItems', 'Watch items'], ['implications', 'Implications']];
+  for (const [key, title] of sections) {
+    const statements = Array.isArray(result[key]) ? (result[key] as Json[]).filter(isObject) : [];
+    out.push(`### ${title}`);
+    if (!statements.length) {
+      out.push('(none)');
+      continue;
+    }
+    out.push(
+      statements
+        .map((s) => {
+          const citations = Array.isArray(s.citations) ? s.citations.filter(isObject) : [];
+          const cites = citations.map((c) => `${line(c.seriesId)} ${line(c.date)} = ${line(c.value)} (${line(c.role)}; ${line(c.fileName ?? c.sourceKey)}, vintage ${line(c.vintage ?? 'not stated')})`);
+          return [`- **${line(s.rule)}** ${line(s.text)}`, ...cites.map((c) => `  - ${c}`)].join('\n');
+        })
+        .join('\n'),
+    );
+  }
+  if (Array.isArray(result.rules)) {
+    const rules = result.rules.filter(isObject);
+    out.push('### Rules', table(['Rule', 'Section', 'Statement rule'], rules.map((r) => [r.id, r.section, r.rule])));
+  }
+  if (Array.isArray(result.sources)) out.push('### Series read', ...arrayBlock(result.sources, 4, 'source'));
+  return out;
+}
+
+/** Result renderers of kinds that read better than the generic tables; every other kind uses `block`. */
+const resultRenderers: Record<string, (result: Record<string, Json>) => string[]> = {
+  country_report: countryReportBlock,
+};
+
 /**
  * The artifact as a readable report: its title, the manifest (how it was made: request, inputs,
  * market files with their vintages, model, window, content hash) and the result as tables.
@@ -228,7 +270,7 @@ export function artifactMarkdown(artifact: ArtifactRow): string {
     '### Inputs',
     ...block(inputs, 4, 'input'),
     '## Result',
-    ...block((artifact.result ?? null) as Json, 3, 'item'),
+    ...(resultRenderers[artifact.kind] && isObject(artifact.result) ? resultRenderers[artifact.kind]!(artifact.result) : block((artifact.result ?? null) as Json, 3, 'item')),
   ];
   return `${out.join('\n\n')}\n`;
 }

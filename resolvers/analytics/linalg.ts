@@ -3,9 +3,17 @@
 // Every routine runs its loops in a fixed order with plain sequential sums and no parallelism
 // or randomisation, so the same inputs always give the same bits.
 //
-// ml-matrix is installed but not used: it stores number[][] (a copy each way), and the
-// regression needs the Householder internals (per-column residual norms) to name a collinear
-// factor, which is simpler to get from forty lines of our own.
+// Cholesky, the solves and inverses built on it, and triangular inverses come from ml-matrix
+// (mljs; its Matrix keeps one Float64Array per row): CholeskyDecomposition and its solve(), and
+// inverse(), whose LU step is a no-op on a triangular matrix (no row swaps, zero multipliers).
+// What stays here:
+// - what a library call would only wrap in allocation: dot, the products, transpose;
+// - the O(n²) substitutions against a triangular factor the caller already holds (choleskySolve,
+//   solveUpper): ml-matrix has triangular substitution only inside its decompositions' solve(),
+//   so reaching it from a given factor would mean an O(n³) refactorisation;
+// - the Householder QR of the regression design (householderQr): measured, the library's was
+//   several times slower on that hot path; see the comment there.
+import { CholeskyDecomposition, inverse, Matrix } from 'ml-matrix';
 
 export class NotPositiveDefiniteError extends Error {
   constructor(readonly pivot: number) {
@@ -99,27 +107,68 @@ export function asymmetry(a: Float64Array, n: number): number {
   return scale === 0 ? 0 : worst / scale;
 }
 
-/** Lower-triangular L with A = L Lᵀ for symmetric positive definite A (n×n); reads the lower triangle. */
-export function cholesky(a: Float64Array, n: number): Float64Array {
-  checkSize(a, n * n, 'cholesky');
-  const l = new Float64Array(n * n);
-  for (let j = 0; j < n; j++) {
-    let d = a[j * n + j];
-    for (let k = 0; k < j; k++) d -= l[j * n + k] * l[j * n + k];
-    // `!(d > 0)` also rejects NaN, so a non-finite input never yields a factor.
-    if (!(d > 0)) throw new NotPositiveDefiniteError(j);
-    const ljj = Math.sqrt(d);
-    l[j * n + j] = ljj;
-    for (let i = j + 1; i < n; i++) {
-      let s = a[i * n + j];
-      for (let k = 0; k < j; k++) s -= l[i * n + k] * l[j * n + k];
-      l[i * n + j] = s / ljj;
+/** The library matrix of a row-major r×c Float64Array. */
+function toMatrix(a: Float64Array, rows: number, cols: number): Matrix {
+  const m = new Matrix(rows, cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) m.set(i, j, a[i * cols + j]);
+  return m;
+}
+
+/** A library matrix back to row-major Float64Array. */
+function fromMatrix(m: Matrix): Float64Array {
+  const { rows, columns } = m;
+  const out = new Float64Array(rows * columns);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < columns; j++) out[i * columns + j] = m.get(i, j);
+  return out;
+}
+
+/** The first j with !(L_jj > 0): ml-matrix stores sqrt(max(d, 0)) there, so this is the first pivot d that was ≤ 0 or NaN. */
+function firstBadPivot(l: Matrix): number {
+  for (let j = 0; j < l.rows; j++) if (!(l.get(j, j) > 0)) return j;
+  return l.rows;
+}
+
+/**
+ * ml-matrix's Cholesky of the symmetric matrix whose lower triangle is that of `a` (our contract
+ * reads only the lower triangle; the library demands exact symmetry), or NotPositiveDefiniteError
+ * naming the first failing pivot, as the row-by-row algorithm meets it.
+ */
+function spdFactor(a: Float64Array, n: number, what: string): CholeskyDecomposition {
+  checkSize(a, n * n, what);
+  const s = new Matrix(n, n);
+  let nanRow = -1;
+  for (let i = 0; i < n && nanRow < 0; i++) {
+    for (let j = 0; j <= i; j++) {
+      const v = a[i * n + j];
+      if (Number.isNaN(v)) {
+        nanRow = i;
+        break;
+      }
+      s.set(i, j, v);
+      s.set(j, i, v);
     }
   }
+  if (nanRow >= 0) {
+    // NaN ≠ NaN fails the library's symmetry test. Pivot j depends only on the leading
+    // (j+1)×(j+1) block, and a NaN in row r makes pivot r NaN: the answer is the first failing
+    // pivot of the NaN-free leading r×r block, else r.
+    const pivot = nanRow === 0 ? 0 : firstBadPivot(new CholeskyDecomposition(s.subMatrix(0, nanRow - 1, 0, nanRow - 1)).lowerTriangularMatrix);
+    throw new NotPositiveDefiniteError(Math.min(pivot, nanRow));
+  }
+  const factor = new CholeskyDecomposition(s);
+  if (!factor.isPositiveDefinite()) throw new NotPositiveDefiniteError(firstBadPivot(factor.lowerTriangularMatrix));
+  return factor;
+}
+
+/** Lower-triangular L with A = L Lᵀ for symmetric positive definite A (n×n); reads the lower triangle. */
+export function cholesky(a: Float64Array, n: number): Float64Array {
+  const l = fromMatrix(spdFactor(a, n, 'cholesky').lowerTriangularMatrix);
+  // the library leaves nothing above the diagonal, but the contract is a lower-triangular L
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) l[i * n + j] = 0;
   return l;
 }
 
-/** Solves L Lᵀ x = b given the Cholesky factor L. */
+/** Solves L Lᵀ x = b given the Cholesky factor L (two O(n²) substitutions; see the head of the file). */
 export function choleskySolve(l: Float64Array, b: Float64Array, n: number): Float64Array {
   checkSize(l, n * n, 'choleskySolve L');
   checkSize(b, n, 'choleskySolve b');
@@ -135,27 +184,28 @@ export function choleskySolve(l: Float64Array, b: Float64Array, n: number): Floa
   return x;
 }
 
-/** Solves A x = b for symmetric positive definite A. */
+/** Solves A x = b for symmetric positive definite A (ml-matrix: Cholesky, then its triangular solves). */
 export function solveSpd(a: Float64Array, b: Float64Array, n: number): Float64Array {
-  return choleskySolve(cholesky(a, n), b, n);
+  const factor = spdFactor(a, n, 'solveSpd A');
+  checkSize(b, n, 'solveSpd b');
+  return Float64Array.from(factor.solve(Matrix.columnVector(b)).getColumn(0));
 }
 
-/** A⁻¹ for a small symmetric positive definite A, column by column from one factorisation; symmetric by construction. */
+/** A⁻¹ for a small symmetric positive definite A, from one factorisation; symmetric by construction. */
 export function inverseSpd(a: Float64Array, n: number): Float64Array {
-  const l = cholesky(a, n);
+  const cols = spdFactor(a, n, 'inverseSpd').solve(Matrix.eye(n, n));
   const inv = new Float64Array(n * n);
-  const e = new Float64Array(n);
-  for (let j = 0; j < n; j++) {
-    e.fill(0);
-    e[j] = 1;
-    const col = choleskySolve(l, e, n);
-    for (let i = j; i < n; i++) inv[i * n + j] = col[i];
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      const v = cols.get(i, j);
+      inv[i * n + j] = v;
+      inv[j * n + i] = v;
+    }
   }
-  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) inv[i * n + j] = inv[j * n + i];
   return inv;
 }
 
-/** Solves the upper-triangular system R x = b (R p×p row-major) by back substitution. */
+/** Solves the upper-triangular system R x = b (R p×p row-major) by back substitution (O(p²); see the head of the file). */
 export function solveUpper(r: Float64Array, b: Float64Array, p: number): Float64Array {
   checkSize(r, p * p, 'solveUpper R');
   checkSize(b, p, 'solveUpper b');
@@ -167,16 +217,18 @@ export function solveUpper(r: Float64Array, b: Float64Array, p: number): Float64
   return x;
 }
 
-/** R⁻¹ of an upper-triangular R (p×p), itself upper triangular. */
+/**
+ * R⁻¹ of an upper-triangular R (p×p), itself upper triangular, by ml-matrix's inverse(): its LU
+ * step leaves a triangular matrix as it is (no swaps, zero multipliers), so this is back
+ * substitution on the columns of I. A zero on the diagonal is a RangeError (the library refuses
+ * a singular matrix; the hand-written loops used to return ±Infinity/NaN).
+ */
 export function invertUpper(r: Float64Array, p: number): Float64Array {
+  checkSize(r, p * p, 'invertUpper');
+  for (let j = 0; j < p; j++) if (r[j * p + j] === 0) throw new RangeError(`invertUpper: R is singular (R[${j}][${j}] = 0)`);
+  const full = inverse(toMatrix(r, p, p));
   const inv = new Float64Array(p * p);
-  const e = new Float64Array(p);
-  for (let j = 0; j < p; j++) {
-    e.fill(0);
-    e[j] = 1;
-    const col = solveUpper(r, e, p);
-    for (let i = 0; i <= j; i++) inv[i * p + j] = col[i];
-  }
+  for (let i = 0; i < p; i++) for (let j = i; j < p; j++) inv[i * p + j] = full.get(i, j);
   return inv;
 }
 
@@ -185,6 +237,16 @@ export function invertUpper(r: Float64Array, p: number): Float64Array {
  * (to within `relTol` of its own norm) in the span of the columns already accepted. Without
  * pivoting, the norm of what is left of column j after the earlier reflections is exactly its
  * distance from the span of the accepted columns, which is what identifies the offender.
+ *
+ * This one stays our own, though ml-matrix's QrDecomposition computes the same R (same sign
+ * convention, same |R_jj| = residual norm; agreement to ~1e-12 checked in the tests): it is the
+ * hot path (one factorisation of an n×6 design per holding per request, n up to 1,260), and the
+ * library's made that path 4–6× slower (its Matrix is one Float64Array per row, walked column by
+ * column through get/set, with a hypot per entry and a clone of the design; and its QR has no
+ * column skipping, so a rank-deficient design needs a refactorisation per rejected column). With
+ * it, `npm run bench:analytics` compute-only p50 for 500 holdings × 1,260 days went from 329 ms
+ * to 1,540 ms (analyze) and from 299 ms to 1,864 ms (risk); 503 regressions of 1,260×6 alone,
+ * ~270 ms ours against ~1,500 ms.
  */
 export interface HouseholderQr {
   m: number;

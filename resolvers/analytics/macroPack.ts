@@ -31,20 +31,32 @@ function changeOf(s: HeldSeries, from: { date: string; value: number } | undefin
   };
 }
 
-function trend(s: HeldSeries) {
-  const changes = [...yoy(monthly(s))].sort(([a], [b]) => (a < b ? -1 : 1)).slice(-6);
+const regimeNames = { 'up/up': 'reflation', 'up/down': 'goldilocks', 'down/up': 'stagflation', 'down/down': 'deflation' } as const;
+export type RegimeName = (typeof regimeNames)[keyof typeof regimeNames];
+
+/** A trend of the regime rule, from a series' monthly levels: its last 6 year-over-year changes, the later 3 months' mean against the earlier 3's; null with fewer than 6. */
+export function yoyTrend(levels: Map<string, number>, seriesId: string) {
+  const changes = [...yoy(levels)].sort(([a], [b]) => (a < b ? -1 : 1)).slice(-6);
   if (changes.length < 6) return null;
-  const previous = changes.slice(0, 3);
-  const last = changes.slice(3);
-  const lastMean = mean(last.map(([, v]) => v));
-  const previousMean = mean(previous.map(([, v]) => v));
+  const lastMean = mean(changes.slice(3).map(([, v]) => v));
+  const previousMean = mean(changes.slice(0, 3).map(([, v]) => v));
   return {
-    seriesId: s.seriesId,
+    seriesId,
     direction: lastMean > previousMean ? ('up' as const) : ('down' as const),
     last3MonthsMeanYoY: lastMean,
     previous3MonthsMeanYoY: previousMean,
-    months: changes.map(([month, value]) => ({ month, yoy: value, observationDates: [`${month}-01`, `${Number(month.slice(0, 4)) - 1}${month.slice(4)}-01`] })),
+    months: changes.map(([month, value]) => ({ month, yoy: value })),
   };
+}
+export type YoyTrend = NonNullable<ReturnType<typeof yoyTrend>>;
+
+/** The regime of a growth and an inflation trend, by regimeRule. */
+export const regimeOf = (growth: YoyTrend, inflation: YoyTrend): RegimeName => regimeNames[`${growth.direction}/${inflation.direction}`];
+
+/** The pack's trend: each month also names the two observations its change compares. */
+function trend(s: HeldSeries) {
+  const t = yoyTrend(monthly(s), s.seriesId);
+  return t && { ...t, months: t.months.map((m) => ({ ...m, observationDates: [`${m.month}-01`, `${Number(m.month.slice(0, 4)) - 1}${m.month.slice(4)}-01`] })) };
 }
 
 export async function highSignalPack(ctx: Context, country: string) {
@@ -108,9 +120,8 @@ export async function highSignalPack(ctx: Context, country: string) {
   const inflation = series.find((s) => s.seriesId === 'CPIAUCSL' && s.frequency === 'monthly');
   const growthTrend = growth ? trend(growth) : null;
   const inflationTrend = inflation ? trend(inflation) : null;
-  const names = { 'up/up': 'reflation', 'up/down': 'goldilocks', 'down/up': 'stagflation', 'down/down': 'deflation' } as const;
   const regime = {
-    name: growthTrend && inflationTrend ? names[`${growthTrend.direction}/${inflationTrend.direction}`] : null,
+    name: growthTrend && inflationTrend ? regimeOf(growthTrend, inflationTrend) : null,
     rule: regimeRule,
     growth: growthTrend,
     inflation: inflationTrend,

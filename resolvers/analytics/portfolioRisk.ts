@@ -9,17 +9,9 @@
 //       union of holdings and the benchmark
 // portfolioRisk (risk.ts) then gives TE² = aᵀ(B F Bᵀ + Δ)a × 252 and its Euler contributions.
 import type { Context } from '../context.ts';
-import { excessOf, fitFactors, portfolioWeights, type Holding } from './analyze.ts';
+import { excessOf, fitFactors, loadPortfolioSample, portfolioWeights, type AnalyzeInput, type Holding } from './analyze.ts';
 import { portfolioRisk, RiskInputError, sampleCovariance } from './risk.ts';
-import { invalid, loadSample, type ModelName, type Sample } from './window.ts';
-
-export interface RiskInput {
-  holdings: Holding[];
-  asOf?: string;
-  lookbackDays: number;
-  model?: ModelName;
-  benchmark: string;
-}
+import { invalid, type Sample } from './window.ts';
 
 const tradingDays = 252;
 
@@ -42,10 +34,10 @@ export function groupsOf(factorNames: readonly string[]): Record<string, string[
   return out;
 }
 
-export async function portfolioRiskOf(ctx: Context, input: RiskInput) {
+/** The same request as analyze's. */
+export async function portfolioRiskOf(ctx: Context, input: AnalyzeInput) {
   const benchmark = input.benchmark.toUpperCase();
-  const tickers = [...new Set(input.holdings.map((h) => h.ticker.toUpperCase()))];
-  const sample = await loadSample(ctx, { tickers: [...tickers, ...(tickers.includes(benchmark) ? [] : [benchmark])], asOf: input.asOf, lookbackDays: input.lookbackDays, model: input.model });
+  const sample = await loadPortfolioSample(ctx, input, benchmark);
   return { sample, result: riskOfSample(sample, input.holdings, benchmark) };
 }
 

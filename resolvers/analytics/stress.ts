@@ -22,8 +22,6 @@ export interface StressInput {
   model?: ModelName;
 }
 
-const iso = (date: Date) => date.toISOString().slice(0, 10);
-const day = (date: string) => new Date(`${date}T00:00:00Z`);
 
 /** Refuses an empty list or an id outside the catalog, naming the element. */
 export function checkScenarioIds(ids: string[]): StressScenario[] {
@@ -65,31 +63,12 @@ export async function stressTest(ctx: Context, input: StressInput) {
   );
   const n = sample.dates.length;
 
-  // the closes of each holding, for historical scenarios (loadSample has checked every ticker is held)
-  const subjects = new Map((await ctx.prisma.marketSource.findMany({ where: { kind: 'market_prices' } })).map((s) => [s.subject.toUpperCase(), s.subject]));
-  const closes = new Map<string, { date: string; close: number }[]>();
-  if (scenarios.some((s) => s.kind === 'historical')) {
-    for (const ticker of tickers) {
-      const bars = await ctx.prisma.priceBar.findMany({ where: { ticker: subjects.get(ticker) ?? ticker }, orderBy: { date: 'asc' }, select: { date: true, close: true } });
-      closes.set(ticker, bars.map((b) => ({ date: iso(b.date), close: Number(b.close) })).filter((b) => Number.isFinite(b.close) && b.close > 0));
-    }
-  }
-
-  const datasets = sample.model === 'ff3' ? ['ff3'] : sample.model === 'ff5' ? ['ff5'] : ['ff5', 'mom'];
-  const compounded = async (i: number, window: { from: string; to: string }) => {
-    const rows = await ctx.prisma.factorReturn.findMany({
-      where: { dataset: { in: datasets }, frequency: 'daily', date: { gt: day(window.from), lte: day(window.to) } },
-      select: { date: true, factor: true, value: true },
-    });
-    const byDate = new Map<string, Map<string, number>>();
-    for (const row of rows) {
-      if (row.value === null) continue;
-      const key = iso(row.date);
-      (byDate.get(key) ?? byDate.set(key, new Map()).get(key)!).set(row.factor.trim(), Number(row.value) / 100);
-    }
-    const dates = [...byDate.keys()].filter((d) => factorNames.every((f) => byDate.get(d)!.has(f))).sort();
+  // closes and factor returns beyond the window, as loadSample read them (no second read)
+  const closes = new Map([...sample.history.closes].map(([ticker, bars]) => [ticker, bars.filter((b) => Number.isFinite(b.close) && b.close > 0)]));
+  const compounded = (i: number, window: { from: string; to: string }) => {
+    const dates = [...sample.history.factors.keys()].filter((d) => d > window.from && d <= window.to && factorNames.every((f) => sample.history.factors.get(d)!.has(f))).sort();
     if (!dates.length) throw invalid(`scenarios[${i}]`, `no daily factor returns of ${sample.model} are held between ${window.from} and ${window.to}, so a holding whose prices do not cover the window cannot be stressed`);
-    const growth = Object.fromEntries(factorNames.map((f) => [f, dates.reduce((g, d) => g * (1 + byDate.get(d)!.get(f)!), 1) - 1]));
+    const growth = Object.fromEntries(factorNames.map((f) => [f, dates.reduce((g, d) => g * (1 + sample.history.factors.get(d)!.get(f)!), 1) - 1]));
     return { growth, days: dates.length };
   };
 
@@ -109,7 +88,7 @@ export async function stressTest(ctx: Context, input: StressInput) {
         if (covers) {
           holdings.push({ ticker, weight: weights.get(ticker)!, return: end.close / start.close - 1, method: 'buy_and_hold', from: start.date, to: end.date });
         } else {
-          if (!factorReturns) ({ growth: factorReturns, days: factorDays } = await compounded(i, window));
+          if (!factorReturns) ({ growth: factorReturns, days: factorDays } = compounded(i, window));
           const b = betas.get(ticker)!;
           holdings.push({ ticker, weight: weights.get(ticker)!, return: factorNames.reduce((s, f) => s + b[f]! * factorReturns![f]!, 0), method: 'factor_implied' });
         }

@@ -22,6 +22,8 @@ export interface Sample {
   factors: Map<string, Float64Array>;
   /** per ticker, the close on the window's last date (to value share holdings) */
   lastClose: Map<string, number>;
+  /** everything held beyond the window: per ticker its closes, per date the model's factor returns (stress replays read them) */
+  history: { closes: Map<string, Close[]>; factors: Map<string, Map<string, number>> };
   sources: MarketSource[];
 }
 
@@ -30,19 +32,30 @@ export const invalid = (path: string, message: string, extra: Record<string, unk
 
 const iso = (date: Date) => date.toISOString().slice(0, 10);
 
-/** Per date, the daily return of a ticker where it has a close on that date and on its previous row. */
-function tickerReturns(ctx: Context, ticker: string): Promise<Map<string, { ret: number; close: number }>> {
-  // kept while the data is unchanged (dropped when an ingest commits): it depends on the file only
-  return ctx.cache.data.memo(`analytics:returns:${ticker}`, () => readTickerReturns(ctx, ticker));
+export interface Close {
+  date: string;
+  close: number;
 }
 
-async function readTickerReturns(ctx: Context, ticker: string): Promise<Map<string, { ret: number; close: number }>> {
-  const bars = await ctx.prisma.priceBar.findMany({ where: { ticker }, orderBy: { date: 'asc' }, select: { date: true, close: true } });
+/** A ticker's closes in date order, as its file has them (kept until an ingest commits: they depend on the file only). */
+function dailyCloses(ctx: Context, ticker: string): Promise<Close[]> {
+  return ctx.cache.data.memo(`analytics:closes:${ticker}`, async () => {
+    const bars = await ctx.prisma.priceBar.findMany({ where: { ticker }, orderBy: { date: 'asc' }, select: { date: true, close: true } });
+    return bars.map((b) => ({ date: iso(b.date), close: Number(b.close) }));
+  });
+}
+
+/** Per date, the daily return of a ticker where it has a close on that date and on its previous row. */
+function tickerReturns(ctx: Context, ticker: string): Promise<Map<string, { ret: number; close: number }>> {
+  return ctx.cache.data.memo(`analytics:returns:${ticker}`, async () => returnsOf(await dailyCloses(ctx, ticker)));
+}
+
+function returnsOf(closes: Close[]): Map<string, { ret: number; close: number }> {
   const out = new Map<string, { ret: number; close: number }>();
-  for (let i = 1; i < bars.length; i++) {
-    const close = Number(bars[i]!.close);
-    const prev = Number(bars[i - 1]!.close);
-    if (Number.isFinite(close) && Number.isFinite(prev) && prev > 0) out.set(iso(bars[i]!.date), { ret: close / prev - 1, close });
+  for (let i = 1; i < closes.length; i++) {
+    const { date, close } = closes[i]!;
+    const prev = closes[i - 1]!.close;
+    if (Number.isFinite(close) && Number.isFinite(prev) && prev > 0) out.set(date, { ret: close / prev - 1, close });
   }
   return out;
 }
@@ -71,8 +84,17 @@ function candidateDates(tickers: Map<string, Map<string, unknown>>, factors: Map
   return [...first!.keys()].filter((date) => rest.every((t) => t.has(date)) && needed.every((f) => factors.get(date)?.has(f))).sort();
 }
 
-export async function loadSample(ctx: Context, input: { tickers: string[]; asOf?: string; lookbackDays: number; model?: ModelName }): Promise<Sample> {
-  const held = new Map((await ctx.prisma.marketSource.findMany({ where: { kind: 'market_prices' } })).map((s) => [s.subject.toUpperCase(), s]));
+/** The market files held (every kind), in source-key order; kept until an ingest commits. */
+export function marketFiles(ctx: Context): Promise<MarketSource[]> {
+  return ctx.cache.data.memo('analytics:sources', () => ctx.prisma.marketSource.findMany({ orderBy: { sourceKey: 'asc' } }));
+}
+
+type SampleRequest = { tickers: string[]; asOf?: string; lookbackDays: number; model?: ModelName };
+
+/** The window of the rule over these tickers, its model and why, and what was read to choose them. */
+async function chooseWindow(ctx: Context, input: SampleRequest) {
+  const files = await marketFiles(ctx);
+  const held = new Map(files.filter((f) => f.kind === 'market_prices').map((f) => [f.subject.toUpperCase(), f]));
   const perTicker = new Map<string, Map<string, { ret: number; close: number }>>();
   for (const [i, ticker] of input.tickers.entries()) {
     const source = held.get(ticker);
@@ -103,11 +125,22 @@ export async function loadSample(ctx: Context, input: { tickers: string[]; asOf?
   if (dates.length < input.lookbackDays) {
     throw invalid('lookbackDays', `only ${dates.length} dates${input.asOf ? ` on or before ${input.asOf}` : ''} have data for every holding and every factor of ${model}`, { available: dates.length });
   }
+  return { files, held, perTicker, model, modelReason, table, dates };
+}
+
+/** The first and last dates of the window loadSample would choose over these tickers (refused as loadSample refuses), without building the sample. */
+export async function windowBounds(ctx: Context, input: SampleRequest): Promise<{ from: string; to: string }> {
+  const { dates } = await chooseWindow(ctx, input);
+  return { from: dates[0]!, to: dates[dates.length - 1]! };
+}
+
+export async function loadSample(ctx: Context, input: SampleRequest): Promise<Sample> {
+  const { files, held, perTicker, model, modelReason, table, dates } = await chooseWindow(ctx, input);
   const returns = new Map([...perTicker].map(([ticker, byDate]) => [ticker, Float64Array.from(dates, (d) => byDate.get(d)!.ret)]));
   const factors = new Map([...models[model], 'RF'].map((f) => [f, Float64Array.from(dates, (d) => table.byDate.get(d)!.get(f)!)]));
   const last = dates[dates.length - 1]!;
   const lastClose = new Map([...perTicker].map(([ticker, byDate]) => [ticker, byDate.get(last)!.close]));
-  const sourceKeys = [...table.sourceKeys, ...input.tickers.map((t) => held.get(t)!.sourceKey)];
-  const sources = await ctx.prisma.marketSource.findMany({ where: { sourceKey: { in: [...new Set(sourceKeys)] } }, orderBy: { sourceKey: 'asc' } });
-  return { model, modelReason, factorNames: models[model], dates, returns, factors, lastClose, sources };
+  const used = new Set([...table.sourceKeys, ...input.tickers.map((t) => held.get(t)!.sourceKey)]);
+  const closes = new Map(await Promise.all([...perTicker.keys()].map(async (ticker) => [ticker, await dailyCloses(ctx, held.get(ticker)!.subject)] as const)));
+  return { model, modelReason, factorNames: models[model], dates, returns, factors, lastClose, history: { closes, factors: table.byDate }, sources: files.filter((f) => used.has(f.sourceKey)) };
 }

@@ -8,7 +8,7 @@
 import type { Monitor } from '../../prisma/generated/client/client.ts';
 import type { Services } from '../context.ts';
 import { ApiError } from '../../server/errors.ts';
-import { readAllEvents, type LoggedEvent } from '../../subscriptions/eventLog.ts';
+import { holdCheckpoint, readAllEvents, type LoggedEvent } from '../../subscriptions/eventLog.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import { attemptRow } from '../webhooks.ts';
@@ -26,8 +26,7 @@ export async function dispatchMonitorMatches(services: Services): Promise<number
   const published: BusEvent[] = [];
   const read = await services.prisma.$transaction(
     async (tx) => {
-      await tx.logCheckpoint.createMany({ data: [{ name: checkpoint, txid: 0n, seq: 0n }], skipDuplicates: true });
-      const [held] = await tx.$queryRaw<{ txid: bigint; seq: bigint }[]>`SELECT "txid", "seq" FROM "LogCheckpoint" WHERE "name" = ${checkpoint} FOR UPDATE SKIP LOCKED`;
+      const held = await holdCheckpoint(tx, checkpoint);
       if (!held) return 0;
       const events = await readAllEvents(tx, held, batch);
       if (!events.length) return 0;

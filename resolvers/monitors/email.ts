@@ -63,9 +63,9 @@ export async function deliverEmails(services: Services): Promise<number> {
       WHERE "status" = 'pending' AND "nextAttemptAt" <= (now() AT TIME ZONE 'UTC') AND ("lockedUntil" IS NULL OR "lockedUntil" < (now() AT TIME ZONE 'UTC'))
       ORDER BY "nextAttemptAt" LIMIT ${sendBatch} FOR UPDATE SKIP LOCKED)
     RETURNING *`;
+  const host = new URL(services.config.publicUrl).hostname || 'localhost';
   await Promise.all(
     claimed.map(async (email) => {
-      const host = new URL(services.config.publicUrl).hostname || 'localhost';
       try {
         await mailer.send({ to: email.address, subject: email.subject, text: email.text, html: email.html, headers: email.headers as Record<string, string>, messageId: `<${email.id}@${host}>` });
         await services.prisma.monitorEmail.update({ where: { id: email.id }, data: { status: 'sent', sentAt: new Date(), attempts: email.attempts + 1, lockedUntil: null, error: null } });

@@ -9,7 +9,7 @@
 // always what the route would answer.
 import type { Monitor } from '../../prisma/generated/client/client.ts';
 import type { WatchedRecords } from '../../rest/route.ts';
-import { isAfter, type LoggedEvent, type LogPosition } from '../../subscriptions/eventLog.ts';
+import { isNewTo, type LoggedEvent, type LogPosition } from '../../subscriptions/eventLog.ts';
 import type { Context } from '../context.ts';
 import { compareDecimals } from '../decimal.ts';
 import { parsedParams, watchedRoute } from './spec.ts';
@@ -21,7 +21,7 @@ export const announcingEvent: Record<WatchedRecords, string> = {
   fact: 'facts.added',
 };
 
-export type Watcher = Pick<Monitor, 'id' | 'orgId' | 'route' | 'params' | 'threshold' | 'records' | 'scope' | 'ciks' | 'form' | 'startTxid' | 'startSeq'>;
+export type Watcher = Pick<Monitor, 'id' | 'orgId' | 'route' | 'params' | 'threshold' | 'records' | 'scope' | 'ciks' | 'form' | 'startTxid' | 'startSeq' | 'createdAt'>;
 
 interface Announcement {
   cik?: string | null;
@@ -38,7 +38,7 @@ export const startOf = (m: Watcher): LogPosition => ({ txid: m.startTxid, seq: m
 
 /** Whether an event can announce a record the monitor's read shows (a superset: the read decides). */
 export function mayMatch(m: Watcher, event: LoggedEvent): boolean {
-  if (event.type !== announcingEvent[m.records as WatchedRecords] || event.orgId !== null || !isAfter(event.position, startOf(m))) return false;
+  if (event.type !== announcingEvent[m.records as WatchedRecords] || event.orgId !== null || !isNewTo({ start: startOf(m), createdAt: m.createdAt }, event)) return false;
   const data = event.payload as Announcement;
   if (m.ciks[0] !== '*' && !(data.cik && m.ciks.includes(data.cik))) return false;
   if (m.scope && (data.family ?? data.eventType) !== m.scope) return false;

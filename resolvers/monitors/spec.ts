@@ -27,10 +27,12 @@ const decimal = /^-?\d{1,30}(\.\d{1,12})?$/;
 
 const invalid = (path: string, message: string) => new ApiError('validation_error', `${path}: ${message}`, { details: { issues: [{ path, message, code: 'invalid_value' }] } });
 
-/** The list reads a monitor can save (loaded late: the route table imports the schema this module serves). */
-export async function watchedRoutes(): Promise<Route[]> {
-  const { routes } = await import('../../rest/routes/index.ts');
-  return routes.filter((r) => r.watch && r.method === 'GET');
+let watched: Promise<Route[]> | undefined;
+
+/** The list reads a monitor can save (loaded late, once: the route table imports the schema this module serves). */
+export function watchedRoutes(): Promise<Route[]> {
+  watched ??= import('../../rest/routes/index.ts').then(({ routes }) => routes.filter((r) => r.watch && r.method === 'GET'));
+  return watched;
 }
 
 export async function watchedRoute(path: string): Promise<Route & { watch: NonNullable<Route['watch']> }> {

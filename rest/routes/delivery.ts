@@ -141,7 +141,6 @@ const unsubscribeRoute = (method: 'GET' | 'POST', name: string, summary: string)
     variables: ({ query }) => ({ token: query.token }),
   }).reshape(({ unsubscribeMonitorEmail: u }, meta) => ({ object: 'monitor_email_unsubscribe', ...u, ...meta })),
   page: unsubscribedPage,
-  changesState: true,
 });
 
 export const unsubscribeRoutes: Route[] = [

@@ -175,7 +175,6 @@ export const monitorRoutes = [
     access: 'org',
     meter: 'data_read',
     mcp: true,
-    changesState: true,
     params: {
       path: monitorPath,
       query: z.strictObject({

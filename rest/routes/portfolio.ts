@@ -1,7 +1,8 @@
 // Portfolio analytics (SPEC 4.6): computed in process from the market data held, over a window
 // the answer states, and kept as an artifact (GET /v1/artifacts/{artifact_id}).
 import { z } from 'zod';
-import { AnalyzePortfolioDocument, PortfolioAttributionDocument, PortfolioRiskDocument, PortfolioStressTestDocument, StressScenariosDocument } from '../operations/generated.ts';
+import { AnalyzePortfolioDocument, PortfolioAttributionDocument, PortfolioHedgeDocument, PortfolioRiskDocument, PortfolioStressTestDocument, StressScenariosDocument } from '../operations/generated.ts';
+import { boundLimit, defaultBound, hedgeInstruments } from '../../resolvers/analytics/hedge.ts';
 import { dateParam } from '../dataParams.ts';
 import { operationRoute } from '../route.ts';
 
@@ -23,11 +24,35 @@ const exposures = z.object({
   observations: z.number().int(),
 });
 
-const windowRule =
+export const windowRule =
   'The window is the `lookbackDays` (default 252) most recent dates on or before `asOf` on which every holding and the benchmark have a close on that date and on their previous row, and every factor of the model has a value (the rule of POST /v1/portfolio/analyze); a daily return is close_t / close_prev − 1 on the file\'s adjusted closes. ';
-const modelRule = '`model`: `ff3`, `ff5` or `ff5_mom`; by default `ff5_mom` where daily momentum covers the window, else `ff5`, and `modelReason` says which and why. ';
-const models = z.enum(['ff3', 'ff5', 'ff5_mom']);
+export const modelRule = '`model`: `ff3`, `ff5` or `ff5_mom`; by default `ff5_mom` where daily momentum covers the window, else `ff5`, and `modelReason` says which and why. ';
+export const models = z.enum(['ff3', 'ff5', 'ff5_mom']);
+export const holdings = z.array(holding).min(1).max(500);
+export const lookbackDays = (what: string) => z.number().int().min(20).max(5000).default(252).describe(`Dates in ${what} (default 252)`);
+/** The window a computation over one is asked for: its last date at the latest, its length, the model. */
+export const windowParams = { asOf: dateParam('The last date of the window at the latest'), lookbackDays: lookbackDays('the window'), model: models.optional() };
+/** The window an answer states. */
+export const sampleWindow = z.object({ from: z.string(), to: z.string(), days: z.number().int() });
+
+/** What every stored result answers first: its artifact. */
+export const stored = <T extends string>(object: T) => ({
+  object: z.literal(object),
+  artifactId: z.string().describe('`art_…`: GET /v1/artifacts/{artifact_id}'),
+  contentHash: z.string().describe('sha256 of the result\'s canonical JSON'),
+});
+/** The body of a stored result: its artifact, then the result as computed. */
+export const asStored = (object: string, a: { artifactId: string; contentHash: string; result: unknown }, meta: { requestId: string }) =>
+  ({ object, artifactId: a.artifactId, contentHash: a.contentHash, ...(a.result as object), ...meta }) as never;
 const variance = z.object({ variance: z.number().describe('Annualised (daily × 252)'), volatility: z.number().describe('√variance'), factor: z.number().describe('The part the factors explain'), idiosyncratic: z.number().describe('The specific part: Σ δ_i w_i² × 252') });
+
+const hedgeInstrument = z.enum(hedgeInstruments);
+const hedgeRatio = z.number().finite().min(-boundLimit).max(boundLimit);
+const hedgeBound = z
+  .strictObject({ min: hedgeRatio.describe('The lowest ratio'), max: hedgeRatio.describe('The highest ratio') })
+  .refine((b) => b.min <= b.max, 'min is greater than max')
+  .describe(`The ratios the instrument may take (default {min: ${defaultBound.min}, max: ${defaultBound.max}})`);
+const risk = z.object({ variance: z.number().describe('Annualised residual factor variance: (b + Bh)ᵀ F (b + Bh) × 252'), volatility: z.number().describe('√variance') });
 
 const scenarioEntry = z.object({
   id: z.string(),
@@ -57,19 +82,15 @@ export const portfolioRoutes = [
     mcp: true,
     params: {
       body: z.strictObject({
-        holdings: z.array(holding).min(1).max(500),
-        asOf: dateParam('The last date of the window at the latest'),
-        lookbackDays: z.number().int().min(20).max(5000).default(252).describe('Dates in the window (default 252)'),
-        model: z.enum(['ff3', 'ff5', 'ff5_mom']).optional(),
+        holdings,
+        ...windowParams,
         benchmark: z.string().min(1).max(12).default('SPY'),
       }),
     },
     response: z.object({
-      object: z.literal('portfolio_analysis'),
-      artifactId: z.string().describe('`art_…`: GET /v1/artifacts/{artifact_id}'),
-      contentHash: z.string().describe('sha256 of the result\'s canonical JSON'),
+      ...stored('portfolio_analysis'),
       asOf: z.string(),
-      window: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
+      window: sampleWindow,
       model: z.enum(['ff3', 'ff5', 'ff5_mom']),
       modelReason: z.string(),
       benchmark: z.string(),
@@ -83,7 +104,7 @@ export const portfolioRoutes = [
     errors: ['validation_error'],
     operation: AnalyzePortfolioDocument,
     variables: ({ body }) => ({ holdings: body.holdings, asOf: body.asOf ?? null, lookbackDays: body.lookbackDays, model: body.model ?? null, benchmark: body.benchmark }),
-  }).reshape(({ analyzePortfolio: a }, meta) => ({ object: 'portfolio_analysis', artifactId: a.artifactId, contentHash: a.contentHash, ...(a.result as object), ...meta }) as never),
+  }).reshape(({ analyzePortfolio }, meta) => asStored('portfolio_analysis', analyzePortfolio, meta)),
   operationRoute({
     name: 'portfolio_risk',
     method: 'POST',
@@ -102,19 +123,15 @@ export const portfolioRoutes = [
     mcp: true,
     params: {
       body: z.strictObject({
-        holdings: z.array(holding).min(1).max(500),
-        asOf: dateParam('The last date of the window at the latest'),
-        lookbackDays: z.number().int().min(20).max(5000).default(252).describe('Dates in the window (default 252)'),
-        model: models.optional(),
+        holdings,
+        ...windowParams,
         benchmark: z.string().min(1).max(12).default('SPY'),
       }),
     },
     response: z.object({
-      object: z.literal('portfolio_risk'),
-      artifactId: z.string().describe('`art_…`: GET /v1/artifacts/{artifact_id}'),
-      contentHash: z.string().describe('sha256 of the result\'s canonical JSON'),
+      ...stored('portfolio_risk'),
       asOf: z.string(),
-      window: z.object({ from: z.string(), to: z.string(), days: z.number().int() }),
+      window: sampleWindow,
       model: models,
       modelReason: z.string(),
       benchmark: z.string(),
@@ -132,7 +149,7 @@ export const portfolioRoutes = [
     errors: ['validation_error'],
     operation: PortfolioRiskDocument,
     variables: ({ body }) => ({ holdings: body.holdings, asOf: body.asOf ?? null, lookbackDays: body.lookbackDays, model: body.model ?? null, benchmark: body.benchmark }),
-  }).reshape(({ portfolioRisk: a }, meta) => ({ object: 'portfolio_risk', artifactId: a.artifactId, contentHash: a.contentHash, ...(a.result as object), ...meta }) as never),
+  }).reshape(({ portfolioRisk }, meta) => asStored('portfolio_risk', portfolioRisk, meta)),
   operationRoute({
     name: 'portfolio_attribution',
     method: 'POST',
@@ -150,17 +167,15 @@ export const portfolioRoutes = [
     mcp: true,
     params: {
       body: z.strictObject({
-        holdings: z.array(holding).min(1).max(500),
+        holdings,
         from: dateParam('The first date of the period').unwrap().describe('The first date of the period (YYYY-MM-DD, inclusive)'),
         to: dateParam('The last date of the period').unwrap().describe('The last date of the period (YYYY-MM-DD, inclusive); the exposure estimation window ends there'),
-        lookbackDays: z.number().int().min(20).max(5000).default(252).describe('Dates in the exposure estimation window ending at `to` (default 252)'),
+        lookbackDays: lookbackDays('the exposure estimation window ending at `to`'),
         model: models.optional(),
       }),
     },
     response: z.object({
-      object: z.literal('portfolio_attribution'),
-      artifactId: z.string().describe('`art_…`: GET /v1/artifacts/{artifact_id}'),
-      contentHash: z.string().describe('sha256 of the result\'s canonical JSON'),
+      ...stored('portfolio_attribution'),
       from: z.string().describe('The first date of the period with data'),
       to: z.string().describe('The last date of the period with data'),
       days: z.number().int(),
@@ -181,7 +196,96 @@ export const portfolioRoutes = [
     errors: ['validation_error'],
     operation: PortfolioAttributionDocument,
     variables: ({ body }) => ({ holdings: body.holdings, from: body.from, to: body.to, lookbackDays: body.lookbackDays, model: body.model ?? null }),
-  }).reshape(({ portfolioAttribution: a }, meta) => ({ object: 'portfolio_attribution', artifactId: a.artifactId, contentHash: a.contentHash, ...(a.result as object), ...meta }) as never),
+  }).reshape(({ portfolioAttribution }, meta) => asStored('portfolio_attribution', portfolioAttribution, meta)),
+  operationRoute({
+    name: 'portfolio_hedge',
+    method: 'POST',
+    path: '/v1/portfolio/hedge',
+    summary: 'Bounded hedge ratios in benchmark instruments (SPY, QQQ, IWM, TLT) that minimise a portfolio\'s residual factor exposure',
+    description:
+      'The window is the `lookbackDays` (default 252) most recent dates on or before `asOf` on which every holding and every instrument have a close on that date and on their previous row, and every factor of the model has a value (the rule of POST /v1/portfolio/analyze, with the instruments in place of the benchmark); a daily return is close_t / close_prev − 1 on the file\'s adjusted closes. ' +
+      modelRule +
+      '`instruments`: among SPY, QQQ, IWM and TLT, by default every one of them whose price file covers the holdings\' own window (the window the rule gives without the instruments; QQQ and IWM start in 2019, so an earlier window is hedged with the others). A hedge ratio h_j is a position in instrument j worth h_j × the portfolio\'s value, negative to sell it; `bounds` gives per instrument the ratios it may take, by default ' +
+      `{min: ${defaultBound.min}, max: ${defaultBound.max}} (sell up to 100 % of the portfolio\'s value, never buy). ` +
+      'Over the window: b is the portfolio\'s betas and B_j instrument j\'s, each from its OLS with intercept of daily excess returns on the model\'s factors (as analyze fits them); F is the sample covariance (divisor n − 1) of the daily factor returns. ' +
+      'The hedge minimises the residual factor variance (b + Σ_j h_j B_j)ᵀ F (b + Σ_j h_j B_j), the variance of the hedged book\'s factor part (a norm of the exposures weighted by the factor covariance, not the plain sum of squared betas), within the bounds. ' +
+      'It is solved exactly: every active set of the bounds (each ratio free, at its min or at its max: at most 3⁴ = 81 cases) is solved as an equality-constrained system, and the best candidate within the bounds is kept. When the minimum is not unique (more instruments than the model\'s factors tell apart, e.g. four instruments under `ff3`), the candidate with the smallest gross Σ_j |h_j| among those within 1e-12 × the unhedged variance of the minimum is kept; the same request on the same data gives the same ratios. ' +
+      '`instruments[j]` states the ratio, its bounds, whether it is at one (`atBound`, `boundHit`) and the instrument\'s exposures, R² and residual volatility (how far its factor model can be trusted); `exposures` is the portfolio\'s betas before and after, `residualFactorRisk` the annualised (× 252) variance and volatility before and after. ' +
+      'The residual factor variance leaves out the specific (idiosyncratic) risk of the portfolio and of the instruments, and the hedge is as good as the portfolio\'s and the instruments\' R²: a low R² means the factors explain little of what is hedged. ' +
+      '`candidates` are the single-instrument hedges: each instrument alone at its own minimiser −(B_jᵀ F b)/(B_jᵀ F B_j), clamped to its bounds, ranked by the residual factor variance they leave. ' +
+      'Every answer is kept as an artifact (`artifactId`, kind `portfolio_hedge`). An instrument outside the four or without prices held, a bound with min greater than max or for an instrument not asked for, an unknown ticker, empty holdings, a negative or non-numeric weight, or a date outside the data is 400 `validation_error` naming the field.',
+    tag: 'Portfolio analytics',
+    access: 'org',
+    meter: 'analytics',
+    mcp: true,
+    params: {
+      body: z.strictObject({
+        holdings,
+        ...windowParams,
+        instruments: z
+          .array(hedgeInstrument)
+          .min(1)
+          .max(hedgeInstruments.length)
+          .refine((list) => new Set(list).size === list.length, 'an instrument is named twice')
+          .optional()
+          .describe('The instruments to hedge with (default: each of SPY, QQQ, IWM and TLT whose prices cover the holdings\' window)'),
+        bounds: z
+          .strictObject(Object.fromEntries(hedgeInstruments.map((t) => [t, hedgeBound.optional()])) as Record<(typeof hedgeInstruments)[number], z.ZodOptional<typeof hedgeBound>>)
+          .optional()
+          .describe(`Per instrument, {min, max} of its hedge ratio; an instrument left out gets {min: ${defaultBound.min}, max: ${defaultBound.max}}`),
+      }),
+    },
+    response: z.object({
+      ...stored('portfolio_hedge'),
+      asOf: z.string(),
+      window: sampleWindow,
+      model: models,
+      modelReason: z.string(),
+      weightBasis: z.string(),
+      objective: z.string(),
+      portfolio: exposures.describe('The portfolio\'s own factor model over the window'),
+      instruments: z.array(
+        z.object({
+          instrument: hedgeInstrument,
+          ratio: z.number().describe('h_j: a position worth h_j × the portfolio\'s value (negative sells)'),
+          bounds: z.object({ min: z.number(), max: z.number() }),
+          atBound: z.boolean().describe('The ratio is at its min or its max'),
+          boundHit: z.enum(['min', 'max']).nullable(),
+          exposures: exposures.describe('The instrument\'s factor model over the window: betas B_j, R², residual volatility'),
+        }),
+      ),
+      exposures: z.object({ before: z.record(z.string(), z.number()).describe('b, per factor'), after: z.record(z.string(), z.number()).describe('b + Σ_j h_j B_j, per factor') }),
+      residualFactorRisk: z.object({ before: risk, after: risk, reduction: z.number().describe('1 − after / before, of the variance') }),
+      grossHedge: z.number().describe('Σ_j |h_j|'),
+      explanation: z.string(),
+      candidates: z
+        .array(
+          z.object({
+            rank: z.number().int(),
+            instrument: hedgeInstrument,
+            ratio: z.number().describe('The instrument\'s own minimiser, clamped to its bounds'),
+            unconstrainedRatio: z.number().nullable().describe('−(B_jᵀ F b)/(B_jᵀ F B_j); null when the instrument has no factor variance'),
+            atBound: z.boolean(),
+            exposuresAfter: z.record(z.string(), z.number()),
+            residual: risk,
+            reduction: z.number().describe('1 − residual / before, of the variance'),
+          }),
+        )
+        .describe('Single-instrument hedges, the lowest residual factor variance first'),
+      factorCovariance: z.object({ factors: z.array(z.string()), annualized: z.array(z.array(z.number())).describe('F × 252, rows and columns in the order of `factors`') }),
+      requestId: z.string(),
+    }),
+    errors: ['validation_error'],
+    operation: PortfolioHedgeDocument,
+    variables: ({ body }) => ({
+      holdings: body.holdings,
+      asOf: body.asOf ?? null,
+      lookbackDays: body.lookbackDays,
+      model: body.model ?? null,
+      instruments: body.instruments ?? null,
+      bounds: body.bounds ? Object.entries(body.bounds).flatMap(([instrument, b]) => (b ? [{ instrument, min: b.min, max: b.max }] : [])) : null,
+    }),
+  }).reshape(({ portfolioHedge }, meta) => asStored('portfolio_hedge', portfolioHedge, meta)),
   operationRoute({
     name: 'portfolio_stress_scenarios',
     method: 'GET',
@@ -217,19 +321,17 @@ export const portfolioRoutes = [
     mcp: true,
     params: {
       body: z.strictObject({
-        holdings: z.array(holding).min(1).max(500),
+        holdings,
         scenarios: z.array(z.string().min(1).max(64)).min(1).max(50).describe('Scenario ids (GET /v1/portfolio/stress-test/scenarios)'),
         asOf: dateParam('The last date of the exposure estimation window at the latest'),
-        lookbackDays: z.number().int().min(20).max(5000).default(252).describe('Dates in the exposure estimation window (default 252)'),
+        lookbackDays: lookbackDays('the exposure estimation window'),
         model: models.optional(),
       }),
     },
     response: z.object({
-      object: z.literal('portfolio_stress_test'),
-      artifactId: z.string().describe('`art_…`: GET /v1/artifacts/{artifact_id}'),
-      contentHash: z.string().describe('sha256 of the result\'s canonical JSON'),
+      ...stored('portfolio_stress_test'),
       asOf: z.string(),
-      window: z.object({ from: z.string(), to: z.string(), days: z.number().int() }).describe('The exposure estimation window'),
+      window: sampleWindow.describe('The exposure estimation window'),
       model: models,
       modelReason: z.string(),
       weightBasis: z.string(),
@@ -253,5 +355,5 @@ export const portfolioRoutes = [
     errors: ['validation_error'],
     operation: PortfolioStressTestDocument,
     variables: ({ body }) => ({ holdings: body.holdings, scenarios: body.scenarios, asOf: body.asOf ?? null, lookbackDays: body.lookbackDays, model: body.model ?? null }),
-  }).reshape(({ portfolioStressTest: a }, meta) => ({ object: 'portfolio_stress_test', artifactId: a.artifactId, contentHash: a.contentHash, ...(a.result as object), ...meta }) as never),
+  }).reshape(({ portfolioStressTest }, meta) => asStored('portfolio_stress_test', portfolioStressTest, meta)),
 ];

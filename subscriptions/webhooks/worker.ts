@@ -12,7 +12,7 @@
 import type { Event, WebhookDelivery, WebhookEndpoint } from '../../prisma/generated/client/client.ts';
 import type { Services } from '../../resolvers/context.ts';
 import { attemptRow, disableEndpoint, signingSecrets } from '../../resolvers/webhooks.ts';
-import { readAllEvents, servedEvent, type LoggedEvent } from '../eventLog.ts';
+import { holdCheckpoint, isNewTo, logStart, readAllEvents, servedEvent, type LoggedEvent } from '../eventLog.ts';
 import { isPublicEventType } from '../eventTypes.ts';
 import { publishAll, recordEvent } from '../events.ts';
 import { startEventPurge } from '../retention.ts';
@@ -36,6 +36,7 @@ function wants(endpoint: WebhookEndpoint, event: LoggedEvent): boolean {
   // webhook.test goes only to the endpoint it tests, monitor.matched only to its monitor's
   // endpoint: their deliveries are written with the event.
   if (event.type === 'webhook.test' || event.type === 'monitor.matched') return false;
+  if (!isNewTo({ start: logStart, createdAt: endpoint.createdAt }, event)) return false;
   if (event.orgId === null) return isPublicEventType(event.type) && endpoint.eventTypes.includes(event.type);
   return endpoint.orgId === event.orgId && (endpoint.eventTypes.includes('*') || endpoint.eventTypes.includes(event.type));
 }
@@ -43,8 +44,7 @@ function wants(endpoint: WebhookEndpoint, event: LoggedEvent): boolean {
 /** Step 1; returns how many events it read (0: none waiting, or another instance is dispatching). */
 export async function dispatchEvents(services: Services): Promise<number> {
   return services.prisma.$transaction(async (tx) => {
-    await tx.logCheckpoint.createMany({ data: [{ name: checkpoint, txid: 0n, seq: 0n }], skipDuplicates: true });
-    const [held] = await tx.$queryRaw<{ txid: bigint; seq: bigint }[]>`SELECT "txid", "seq" FROM "LogCheckpoint" WHERE "name" = ${checkpoint} FOR UPDATE SKIP LOCKED`;
+    const held = await holdCheckpoint(tx, checkpoint);
     if (!held) return 0;
     const events = await readAllEvents(tx, held, dispatchBatch);
     if (!events.length) return 0;

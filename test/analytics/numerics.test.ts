@@ -3,7 +3,8 @@
 // by Gaussian elimination; Σ = B F Bᵀ + Δ formed explicitly with loops) — never against itself.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cholesky, inverseSpd, matMul, matTMul, NotPositiveDefiniteError, solveSpd } from '../../resolvers/analytics/linalg.ts';
+import { Matrix, QrDecomposition } from 'ml-matrix';
+import { cholesky, householderQr, inverseSpd, invertUpper, matMul, matTMul, NotPositiveDefiniteError, solveSpd } from '../../resolvers/analytics/linalg.ts';
 import {
   InsufficientObservationsError,
   ols,
@@ -252,6 +253,93 @@ describe('linalg', () => {
     const x = solveSpd(f64(A), f64([1, 2, 3]), 3);
     for (let i = 0; i < 3; i++) expect(Math.abs(A[i * 3] * x[0] + A[i * 3 + 1] * x[1] + A[i * 3 + 2] * x[2] - (i + 1))).toBeLessThan(1e-14);
     expect(() => cholesky(f64([1, 2, 2, 1]), 2)).toThrow(NotPositiveDefiniteError);
+  });
+});
+
+describe('linalg on ml-matrix', () => {
+  // The textbook example: A = L Lᵀ with L = [[2,0,0],[6,1,0],[-8,5,3]], det A = 36.
+  const A = [4, 12, -16, 12, 37, -43, -16, -43, 98];
+
+  it('Cholesky: the textbook factor, reading only the lower triangle', () => {
+    expect([...cholesky(f64(A), 3)]).toEqual([2, 0, 0, 6, 1, 0, -8, 5, 3]);
+    const upperGarbage = [4, 1e9, NaN, 12, 37, -7, -16, -43, 98];
+    expect([...cholesky(f64(upperGarbage), 3)]).toEqual([2, 0, 0, 6, 1, 0, -8, 5, 3]);
+    expect([...cholesky(f64([4, 2, 2, 5]), 2)]).toEqual([2, 0, 1, 2]);
+  });
+
+  it('inverse and solve from the library factor: A⁻¹ = adj(A)/36', () => {
+    const adj = [1777, -488, 76, -488, 136, -20, 76, -20, 4];
+    const inv = inverseSpd(f64(A), 3);
+    adj.forEach((v, i) => expect(Math.abs(inv[i] - v / 36)).toBeLessThan(1e-12 * 50));
+    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) expect(inv[i * 3 + j]).toBe(inv[j * 3 + i]);
+    // A x = A·[1, −2, 3] solved back
+    const x = solveSpd(f64(A), f64([4 - 24 - 48, 12 - 74 - 129, -16 + 86 + 294]), 3);
+    [1, -2, 3].forEach((v, i) => expect(Math.abs(x[i] - v)).toBeLessThan(1e-10));
+  });
+
+  it('names the first failing pivot, as the row-by-row algorithm meets it', () => {
+    const pivot = (a: number[], n: number) => {
+      try {
+        cholesky(f64(a), n);
+        return 'ok';
+      } catch (error) {
+        expect(error).toBeInstanceOf(NotPositiveDefiniteError);
+        return (error as NotPositiveDefiniteError).pivot;
+      }
+    };
+    expect(pivot([-1], 1)).toBe(0);
+    expect(pivot([0], 1)).toBe(0);
+    expect(pivot([1, 2, 2, 1], 2)).toBe(1);
+    expect(pivot([1, 0, 0, 0, -1, 0, 0, 0, NaN], 3)).toBe(1); // the indefinite pivot comes before the NaN
+    expect(pivot([1, 0, 0, 0, 1, 0, 0, NaN, 1], 3)).toBe(2); // a NaN (which the library's symmetry test refuses) in row 2
+    expect(pivot([NaN, 0, 0, 1], 2)).toBe(0);
+    expect(pivot([1, 0, 1, 1], 2)).toBe(1); // lower triangle [[1],[1, 1]]: d = 1 − 1 = 0
+    expect(pivot([1, 0, 0.5, 1], 2)).toBe('ok');
+  });
+
+  it('inverts an upper-triangular R exactly on a hand case, and refuses a zero pivot', () => {
+    expect([...invertUpper(f64([2, 1, 0, 4]), 2)]).toEqual([0.5, -0.125, 0, 0.25]);
+    expect(() => invertUpper(f64([1, 1, 0, 0]), 2)).toThrow(RangeError);
+  });
+
+  it('householderQr: a hand case, agreement with ml-matrix\'s QrDecomposition, and an orthogonal Qᵀ', () => {
+    // [1 | t] for t = 1..4: R = [[−2, −5], [0, ±√5]]
+    const qr = householderQr([f64([1, 1, 1, 1]), f64([1, 2, 3, 4])], 4, 1e-10);
+    expect(qr.accepted).toEqual([0, 1]);
+    expect(Math.abs(qr.r[0] + 2)).toBeLessThan(1e-15);
+    expect(Math.abs(qr.r[1] + 5)).toBeLessThan(1e-14);
+    expect(Math.abs(Math.abs(qr.r[3]) - Math.sqrt(5))).toBeLessThan(1e-14);
+
+    const rand = mulberry32(99);
+    const n = 300;
+    const columns = [new Float64Array(n).fill(1), ...Array.from({ length: 5 }, () => f64(normals(rand, n)))];
+    const ours = householderQr(columns, n, 1e-10);
+    const design = new Matrix(n, columns.length);
+    columns.forEach((c, j) => c.forEach((v, i) => design.set(i, j, v)));
+    const theirs = new QrDecomposition(design).upperTriangularMatrix;
+    for (let i = 0; i < 6; i++) for (let j = 0; j < 6; j++) expect(Math.abs(ours.r[i * 6 + j] - theirs.get(i, j))).toBeLessThan(1e-12 * Math.max(1, Math.abs(theirs.get(i, j))));
+    const y = f64(normals(rand, n));
+    const qty = ours.applyQt(y);
+    let a = 0;
+    let b = 0;
+    for (let i = 0; i < n; i++) (a += y[i] * y[i]), (b += qty[i] * qty[i]);
+    expect(Math.abs(a - b)).toBeLessThan(1e-12 * a);
+  });
+
+  it('detects a singular design at the stated tolerance and reports the combination', () => {
+    const t = f64([1, 2, 3, 4, 5]);
+    const combo = t.map((v) => 3 - 2 * v);
+    const qr = householderQr([new Float64Array(5).fill(1), t, combo, new Float64Array(5)], 5, 1e-10);
+    expect(qr.accepted).toEqual([0, 1]);
+    expect(qr.rejected.map((r) => r.index)).toEqual([2, 3]);
+    expect(Math.abs(qr.rejected[0].coefficients[0] - 3)).toBeLessThan(1e-12);
+    expect(Math.abs(qr.rejected[0].coefficients[1] + 2)).toBeLessThan(1e-12);
+    expect([...qr.rejected[1].coefficients].map(Math.abs)).toEqual([0, 0]);
+    // just above the tolerance is accepted, just below is not: |R_jj| ≤ relTol·‖z_j‖ is the rule
+    const nudged = combo.map((v, i) => v + (i === 0 ? 1e-6 : 0));
+    expect(householderQr([new Float64Array(5).fill(1), t, nudged], 5, 1e-10).rejected).toEqual([]);
+    expect(householderQr([new Float64Array(5).fill(1), t, nudged], 5, 1e-5).rejected.map((r) => r.index)).toEqual([2]);
+    expect(() => ols(f64([1, 3, 2, 5, 4]), [t, combo], ['t', 'combo'])).toThrow(SingularDesignError);
   });
 });
 

@@ -44,6 +44,24 @@ describe('two instances sharing Redis', () => {
     }
   });
 
+  it('the limiter keeps counting in Redis after Redis forgets its script (a restart, SCRIPT FLUSH)', async () => {
+    const redis = connectRedis(process.env.REDIS_URL!, createLogger('silent'), 'test');
+    const limiter = new RedisLimiter(redis);
+    try {
+      expect(await readyWithin(redis, 5000)).toBe(true);
+      const subject = `flushed-${Date.now()}-${Math.random()}`;
+      const window = [{ period: 'day' as const, limit: 2 }];
+      expect(await limiter.consume(subject, window, 'closed')).toEqual({ allowed: true });
+      await redis.script('FLUSH');
+      // the script is sent again by its text: the count held in Redis goes on, no local fallback
+      expect(await limiter.consume(subject, window, 'closed')).toEqual({ allowed: true });
+      expect(await limiter.consume(subject, window, 'closed')).toMatchObject({ allowed: false, period: 'day', limit: 2 });
+    } finally {
+      limiter.close();
+      redis.disconnect();
+    }
+  });
+
   it('an event written through one instance reaches a subscriber on the other', async () => {
     const org = await orgWithKey(a);
     const client = createClient({ url: `${b.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': org.key }, retryAttempts: 0 });

@@ -1,71 +1,19 @@
 // Webhook endpoints end to end: a real receiver on this machine verifies every delivery with the
 // standardwebhooks package, as any customer's would.
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordEvent } from '../../subscriptions/events.ts';
 import { call, eventually, expectEnvelope, orgWithKey, scratchDatabase, startTestService, type TestService } from '../harness.ts';
-
-interface Received {
-  id: string;
-  signature: string;
-  body: { id: string; type: string; data: Record<string, unknown> };
-  verifiedWith: string[];
-}
-
-/** A receiver that answers with the next scripted status (200 once the script runs out). */
-class Receiver {
-  readonly received: Received[] = [];
-  script: number[] = [];
-  secrets: string[] = [];
-  private server!: Server;
-  url = '';
-
-  async start() {
-    this.server = createServer(async (req, res) => {
-      const body = await text(req);
-      const headers = { 'webhook-id': String(req.headers['webhook-id']), 'webhook-timestamp': String(req.headers['webhook-timestamp']), 'webhook-signature': String(req.headers['webhook-signature']) };
-      const verifiedWith = this.secrets.filter((secret) => {
-        try {
-          new Webhook(secret).verify(body, headers);
-          return true;
-        } catch {
-          return false;
-        }
-      });
-      this.received.push({ id: headers['webhook-id'], signature: headers['webhook-signature'], body: JSON.parse(body), verifiedWith });
-      const status = this.script.shift() ?? 200;
-      res.writeHead(status, status === 503 ? { 'retry-after': '0' } : {}).end(status === 200 ? 'ok' : 'not now');
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  close() {
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(resolve));
-  }
-}
-
-function text(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    let data = '';
-    req.on('data', (chunk) => (data += chunk));
-    req.on('end', () => resolve(data));
-  });
-}
-
+import { WebhookReceiver } from '../support/webhookReceiver.ts';
 
 let t: TestService;
-let receiver: Receiver;
+let receiver: WebhookReceiver;
 let key: string;
 let orgId: string;
 
 beforeAll(async () => {
   t = await startTestService();
   ({ key, orgId } = await orgWithKey(t));
-  receiver = new Receiver();
+  receiver = new WebhookReceiver();
   await receiver.start();
 });
 afterAll(async () => {
@@ -242,7 +190,7 @@ describe('webhook endpoints', () => {
     // that makes an attempt schedules the next, and other suites' instances keep other schedules.
     const database = await scratchDatabase();
     const fast = await startTestService({ database: database.target, webhooks: { ...t.service.services.config.webhooks, retryScale: 0.00001 } });
-    const failing = new Receiver();
+    const failing = new WebhookReceiver();
     await failing.start();
     try {
       const own = await orgWithKey(fast);

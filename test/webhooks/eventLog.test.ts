@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readEvents, logStart, type LogPosition, type LoggedEvent } from '../../subscriptions/eventLog.ts';
 import { recordEvent } from '../../subscriptions/events.ts';
-import { scratchDatabase, startTestService, type TestService } from '../harness.ts';
+import { eventually, scratchDatabase, startTestService, type TestService } from '../harness.ts';
 
 let t: TestService;
 let database: Awaited<ReturnType<typeof scratchDatabase>>;
@@ -37,7 +37,12 @@ describe('the event log', () => {
   it('replays the same events in the same order from any position', async () => {
     const { prisma } = t.service.services;
     for (let i = 0; i < 7; i += 1) await prisma.$transaction((tx) => recordEvent(tx, 'filing.added', null, filing(`0000000001-24-00000${i}`)));
-    const first = await readAll(logStart);
+    // A reader sees an event once every transaction older than its own has ended; the service's
+    // workers run short transactions of their own, so the last events may show a moment later.
+    const first = await eventually('the seven events', async () => {
+      const read = await readAll(logStart);
+      return read.length === 7 ? read : undefined;
+    });
     expect(first.map((e) => (e.payload as { accessionNumber: string }).accessionNumber)).toEqual(Array.from({ length: 7 }, (_, i) => `0000000001-24-00000${i}`));
     for (let from = 0; from < first.length; from += 1) {
       const again = await readAll(first[from]!.position, 3);

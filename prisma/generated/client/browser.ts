@@ -271,3 +271,25 @@ export type MacroSeries = Prisma.MacroSeriesModel
  * One observation of a FRED series, as written.
  */
 export type MacroObservation = Prisma.MacroObservationModel
+/**
+ * Model DilutionRecord
+ * A dilution record of one company (resolvers/dilution/materialize.ts): a value read from an XBRL
+ * fact (shares outstanding, public float, cash, warrants, convertibles, splits), an offering
+ * document's terms, or an 8-K item (compliance notice, reverse split, securities agreement),
+ * each with where it came from and how sure the reading is. Built at ingest, in the transaction
+ * that changes the company's facts, offering forms or filings; one company's rows are replaced together.
+ */
+export type DilutionRecord = Prisma.DilutionRecordModel
+/**
+ * Model DilutionProfile
+ * When a company's dilution records were last built, and by which version of the rules (a newer
+ * version, or a company never built, is rebuilt on the next read).
+ */
+export type DilutionProfile = Prisma.DilutionProfileModel
+/**
+ * Model SponsorToken
+ * A sponsor token (the Agent family): minted by a signed-in dashboard user, exchanged once, by an
+ * agent holding nothing else, for the agent's first API key in the sponsor's organization.
+ * Only a SHA-256 digest of the token is stored.
+ */
+export type SponsorToken = Prisma.SponsorTokenModel

@@ -441,7 +441,10 @@ export const ModelName = {
   PriceBar: 'PriceBar',
   FactorReturn: 'FactorReturn',
   MacroSeries: 'MacroSeries',
-  MacroObservation: 'MacroObservation'
+  MacroObservation: 'MacroObservation',
+  DilutionRecord: 'DilutionRecord',
+  DilutionProfile: 'DilutionProfile',
+  SponsorToken: 'SponsorToken'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -457,7 +460,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket" | "billingAccount" | "creditReservation" | "ledgerEntry" | "requestCharge" | "topUp" | "paymentMethod" | "processorEvent" | "idempotencyRecord" | "monitor" | "monitorEmail" | "artifact" | "marketSource" | "priceBar" | "factorReturn" | "macroSeries" | "macroObservation"
+    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket" | "billingAccount" | "creditReservation" | "ledgerEntry" | "requestCharge" | "topUp" | "paymentMethod" | "processorEvent" | "idempotencyRecord" | "monitor" | "monitorEmail" | "artifact" | "marketSource" | "priceBar" | "factorReturn" | "macroSeries" | "macroObservation" | "dilutionRecord" | "dilutionProfile" | "sponsorToken"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -3791,6 +3794,228 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    DilutionRecord: {
+      payload: Prisma.$DilutionRecordPayload<ExtArgs>
+      fields: Prisma.DilutionRecordFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DilutionRecordFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionRecordPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DilutionRecordFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionRecordPayload>
+        }
+        findFirst: {
+          args: Prisma.DilutionRecordFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionRecordPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DilutionRecordFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionRecordPayload>
+        }
+        findMany: {
+          args: Prisma.DilutionRecordFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionRecordPayload>[]
+        }
+        create: {
+          args: Prisma.DilutionRecordCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionRecordPayload>
+        }
+        createMany: {
+          args: Prisma.DilutionRecordCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DilutionRecordCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionRecordPayload>[]
+        }
+        delete: {
+          args: Prisma.DilutionRecordDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionRecordPayload>
+        }
+        update: {
+          args: Prisma.DilutionRecordUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionRecordPayload>
+        }
+        deleteMany: {
+          args: Prisma.DilutionRecordDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DilutionRecordUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DilutionRecordUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionRecordPayload>[]
+        }
+        upsert: {
+          args: Prisma.DilutionRecordUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionRecordPayload>
+        }
+        aggregate: {
+          args: Prisma.DilutionRecordAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDilutionRecord>
+        }
+        groupBy: {
+          args: Prisma.DilutionRecordGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DilutionRecordGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DilutionRecordCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DilutionRecordCountAggregateOutputType> | number
+        }
+      }
+    }
+    DilutionProfile: {
+      payload: Prisma.$DilutionProfilePayload<ExtArgs>
+      fields: Prisma.DilutionProfileFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.DilutionProfileFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionProfilePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.DilutionProfileFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionProfilePayload>
+        }
+        findFirst: {
+          args: Prisma.DilutionProfileFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionProfilePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.DilutionProfileFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionProfilePayload>
+        }
+        findMany: {
+          args: Prisma.DilutionProfileFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionProfilePayload>[]
+        }
+        create: {
+          args: Prisma.DilutionProfileCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionProfilePayload>
+        }
+        createMany: {
+          args: Prisma.DilutionProfileCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.DilutionProfileCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionProfilePayload>[]
+        }
+        delete: {
+          args: Prisma.DilutionProfileDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionProfilePayload>
+        }
+        update: {
+          args: Prisma.DilutionProfileUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionProfilePayload>
+        }
+        deleteMany: {
+          args: Prisma.DilutionProfileDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.DilutionProfileUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.DilutionProfileUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionProfilePayload>[]
+        }
+        upsert: {
+          args: Prisma.DilutionProfileUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$DilutionProfilePayload>
+        }
+        aggregate: {
+          args: Prisma.DilutionProfileAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateDilutionProfile>
+        }
+        groupBy: {
+          args: Prisma.DilutionProfileGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DilutionProfileGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.DilutionProfileCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.DilutionProfileCountAggregateOutputType> | number
+        }
+      }
+    }
+    SponsorToken: {
+      payload: Prisma.$SponsorTokenPayload<ExtArgs>
+      fields: Prisma.SponsorTokenFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SponsorTokenFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SponsorTokenPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SponsorTokenFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SponsorTokenPayload>
+        }
+        findFirst: {
+          args: Prisma.SponsorTokenFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SponsorTokenPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SponsorTokenFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SponsorTokenPayload>
+        }
+        findMany: {
+          args: Prisma.SponsorTokenFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SponsorTokenPayload>[]
+        }
+        create: {
+          args: Prisma.SponsorTokenCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SponsorTokenPayload>
+        }
+        createMany: {
+          args: Prisma.SponsorTokenCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SponsorTokenCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SponsorTokenPayload>[]
+        }
+        delete: {
+          args: Prisma.SponsorTokenDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SponsorTokenPayload>
+        }
+        update: {
+          args: Prisma.SponsorTokenUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SponsorTokenPayload>
+        }
+        deleteMany: {
+          args: Prisma.SponsorTokenDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SponsorTokenUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SponsorTokenUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SponsorTokenPayload>[]
+        }
+        upsert: {
+          args: Prisma.SponsorTokenUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SponsorTokenPayload>
+        }
+        aggregate: {
+          args: Prisma.SponsorTokenAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSponsorToken>
+        }
+        groupBy: {
+          args: Prisma.SponsorTokenGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SponsorTokenGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SponsorTokenCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SponsorTokenCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -4518,6 +4743,53 @@ export const MacroObservationScalarFieldEnum = {
 export type MacroObservationScalarFieldEnum = (typeof MacroObservationScalarFieldEnum)[keyof typeof MacroObservationScalarFieldEnum]
 
 
+export const DilutionRecordScalarFieldEnum = {
+  id: 'id',
+  cik: 'cik',
+  kind: 'kind',
+  isEvent: 'isEvent',
+  date: 'date',
+  orderedAt: 'orderedAt',
+  accessionNumber: 'accessionNumber',
+  form: 'form',
+  filedAt: 'filedAt',
+  fromIndexOnly: 'fromIndexOnly',
+  values: 'values',
+  citationUrl: 'citationUrl',
+  sourceSpan: 'sourceSpan',
+  confidence: 'confidence',
+  method: 'method'
+} as const
+
+export type DilutionRecordScalarFieldEnum = (typeof DilutionRecordScalarFieldEnum)[keyof typeof DilutionRecordScalarFieldEnum]
+
+
+export const DilutionProfileScalarFieldEnum = {
+  cik: 'cik',
+  version: 'version',
+  builtAt: 'builtAt'
+} as const
+
+export type DilutionProfileScalarFieldEnum = (typeof DilutionProfileScalarFieldEnum)[keyof typeof DilutionProfileScalarFieldEnum]
+
+
+export const SponsorTokenScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  createdByUserId: 'createdByUserId',
+  agentName: 'agentName',
+  scopes: 'scopes',
+  tokenHash: 'tokenHash',
+  createdAt: 'createdAt',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  revokedAt: 'revokedAt',
+  apiKeyId: 'apiKeyId'
+} as const
+
+export type SponsorTokenScalarFieldEnum = (typeof SponsorTokenScalarFieldEnum)[keyof typeof SponsorTokenScalarFieldEnum]
+
+
 export const SortOrder = {
   asc: 'asc',
   desc: 'desc'
@@ -4886,6 +5158,9 @@ export type GlobalOmitConfig = {
   factorReturn?: Prisma.FactorReturnOmit
   macroSeries?: Prisma.MacroSeriesOmit
   macroObservation?: Prisma.MacroObservationOmit
+  dilutionRecord?: Prisma.DilutionRecordOmit
+  dilutionProfile?: Prisma.DilutionProfileOmit
+  sponsorToken?: Prisma.SponsorTokenOmit
 }
 
 /* Types for Logging */

@@ -95,7 +95,10 @@ export const ModelName = {
   PriceBar: 'PriceBar',
   FactorReturn: 'FactorReturn',
   MacroSeries: 'MacroSeries',
-  MacroObservation: 'MacroObservation'
+  MacroObservation: 'MacroObservation',
+  DilutionRecord: 'DilutionRecord',
+  DilutionProfile: 'DilutionProfile',
+  SponsorToken: 'SponsorToken'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -800,6 +803,53 @@ export const MacroObservationScalarFieldEnum = {
 } as const
 
 export type MacroObservationScalarFieldEnum = (typeof MacroObservationScalarFieldEnum)[keyof typeof MacroObservationScalarFieldEnum]
+
+
+export const DilutionRecordScalarFieldEnum = {
+  id: 'id',
+  cik: 'cik',
+  kind: 'kind',
+  isEvent: 'isEvent',
+  date: 'date',
+  orderedAt: 'orderedAt',
+  accessionNumber: 'accessionNumber',
+  form: 'form',
+  filedAt: 'filedAt',
+  fromIndexOnly: 'fromIndexOnly',
+  values: 'values',
+  citationUrl: 'citationUrl',
+  sourceSpan: 'sourceSpan',
+  confidence: 'confidence',
+  method: 'method'
+} as const
+
+export type DilutionRecordScalarFieldEnum = (typeof DilutionRecordScalarFieldEnum)[keyof typeof DilutionRecordScalarFieldEnum]
+
+
+export const DilutionProfileScalarFieldEnum = {
+  cik: 'cik',
+  version: 'version',
+  builtAt: 'builtAt'
+} as const
+
+export type DilutionProfileScalarFieldEnum = (typeof DilutionProfileScalarFieldEnum)[keyof typeof DilutionProfileScalarFieldEnum]
+
+
+export const SponsorTokenScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  createdByUserId: 'createdByUserId',
+  agentName: 'agentName',
+  scopes: 'scopes',
+  tokenHash: 'tokenHash',
+  createdAt: 'createdAt',
+  expiresAt: 'expiresAt',
+  usedAt: 'usedAt',
+  revokedAt: 'revokedAt',
+  apiKeyId: 'apiKeyId'
+} as const
+
+export type SponsorTokenScalarFieldEnum = (typeof SponsorTokenScalarFieldEnum)[keyof typeof SponsorTokenScalarFieldEnum]
 
 
 export const SortOrder = {

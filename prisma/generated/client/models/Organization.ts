@@ -216,6 +216,7 @@ export type OrganizationWhereInput = {
   billing?: Prisma.XOR<Prisma.BillingAccountNullableScalarRelationFilter, Prisma.BillingAccountWhereInput> | null
   monitors?: Prisma.MonitorListRelationFilter
   artifacts?: Prisma.ArtifactListRelationFilter
+  sponsorTokens?: Prisma.SponsorTokenListRelationFilter
 }
 
 export type OrganizationOrderByWithRelationInput = {
@@ -237,6 +238,7 @@ export type OrganizationOrderByWithRelationInput = {
   billing?: Prisma.BillingAccountOrderByWithRelationInput
   monitors?: Prisma.MonitorOrderByRelationAggregateInput
   artifacts?: Prisma.ArtifactOrderByRelationAggregateInput
+  sponsorTokens?: Prisma.SponsorTokenOrderByRelationAggregateInput
 }
 
 export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
@@ -261,6 +263,7 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   billing?: Prisma.XOR<Prisma.BillingAccountNullableScalarRelationFilter, Prisma.BillingAccountWhereInput> | null
   monitors?: Prisma.MonitorListRelationFilter
   artifacts?: Prisma.ArtifactListRelationFilter
+  sponsorTokens?: Prisma.SponsorTokenListRelationFilter
 }, "id" | "externalId">
 
 export type OrganizationOrderByWithAggregationInput = {
@@ -309,6 +312,7 @@ export type OrganizationCreateInput = {
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateInput = {
@@ -329,6 +333,7 @@ export type OrganizationUncheckedCreateInput = {
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUpdateInput = {
@@ -349,6 +354,7 @@ export type OrganizationUpdateInput = {
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateInput = {
@@ -369,6 +375,7 @@ export type OrganizationUncheckedUpdateInput = {
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyInput = {
@@ -634,6 +641,20 @@ export type OrganizationUpdateOneRequiredWithoutArtifactsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutArtifactsInput, Prisma.OrganizationUpdateWithoutArtifactsInput>, Prisma.OrganizationUncheckedUpdateWithoutArtifactsInput>
 }
 
+export type OrganizationCreateNestedOneWithoutSponsorTokensInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutSponsorTokensInput, Prisma.OrganizationUncheckedCreateWithoutSponsorTokensInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutSponsorTokensInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutSponsorTokensNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutSponsorTokensInput, Prisma.OrganizationUncheckedCreateWithoutSponsorTokensInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutSponsorTokensInput
+  upsert?: Prisma.OrganizationUpsertWithoutSponsorTokensInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutSponsorTokensInput, Prisma.OrganizationUpdateWithoutSponsorTokensInput>, Prisma.OrganizationUncheckedUpdateWithoutSponsorTokensInput>
+}
+
 export type OrganizationCreateWithoutPlanInput = {
   id: string
   name: string
@@ -651,6 +672,7 @@ export type OrganizationCreateWithoutPlanInput = {
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutPlanInput = {
@@ -670,6 +692,7 @@ export type OrganizationUncheckedCreateWithoutPlanInput = {
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutPlanInput = {
@@ -729,6 +752,7 @@ export type OrganizationCreateWithoutQuotasInput = {
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutQuotasInput = {
@@ -748,6 +772,7 @@ export type OrganizationUncheckedCreateWithoutQuotasInput = {
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutQuotasInput = {
@@ -783,6 +808,7 @@ export type OrganizationUpdateWithoutQuotasInput = {
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutQuotasInput = {
@@ -802,6 +828,7 @@ export type OrganizationUncheckedUpdateWithoutQuotasInput = {
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMembershipsInput = {
@@ -821,6 +848,7 @@ export type OrganizationCreateWithoutMembershipsInput = {
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMembershipsInput = {
@@ -840,6 +868,7 @@ export type OrganizationUncheckedCreateWithoutMembershipsInput = {
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMembershipsInput = {
@@ -875,6 +904,7 @@ export type OrganizationUpdateWithoutMembershipsInput = {
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
@@ -894,6 +924,7 @@ export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutApiKeysInput = {
@@ -913,6 +944,7 @@ export type OrganizationCreateWithoutApiKeysInput = {
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutApiKeysInput = {
@@ -932,6 +964,7 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutApiKeysInput = {
@@ -967,6 +1000,7 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
@@ -986,6 +1020,7 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutEventsInput = {
@@ -1005,6 +1040,7 @@ export type OrganizationCreateWithoutEventsInput = {
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutEventsInput = {
@@ -1024,6 +1060,7 @@ export type OrganizationUncheckedCreateWithoutEventsInput = {
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutEventsInput = {
@@ -1059,6 +1096,7 @@ export type OrganizationUpdateWithoutEventsInput = {
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutEventsInput = {
@@ -1078,6 +1116,7 @@ export type OrganizationUncheckedUpdateWithoutEventsInput = {
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutWebhooksInput = {
@@ -1097,6 +1136,7 @@ export type OrganizationCreateWithoutWebhooksInput = {
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutWebhooksInput = {
@@ -1116,6 +1156,7 @@ export type OrganizationUncheckedCreateWithoutWebhooksInput = {
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutWebhooksInput = {
@@ -1151,6 +1192,7 @@ export type OrganizationUpdateWithoutWebhooksInput = {
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
@@ -1170,6 +1212,7 @@ export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutStreamsInput = {
@@ -1189,6 +1232,7 @@ export type OrganizationCreateWithoutStreamsInput = {
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutStreamsInput = {
@@ -1208,6 +1252,7 @@ export type OrganizationUncheckedCreateWithoutStreamsInput = {
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutStreamsInput = {
@@ -1243,6 +1288,7 @@ export type OrganizationUpdateWithoutStreamsInput = {
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutStreamsInput = {
@@ -1262,6 +1308,7 @@ export type OrganizationUncheckedUpdateWithoutStreamsInput = {
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutBillingInput = {
@@ -1281,6 +1328,7 @@ export type OrganizationCreateWithoutBillingInput = {
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutBillingInput = {
@@ -1300,6 +1348,7 @@ export type OrganizationUncheckedCreateWithoutBillingInput = {
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutBillingInput = {
@@ -1335,6 +1384,7 @@ export type OrganizationUpdateWithoutBillingInput = {
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutBillingInput = {
@@ -1354,6 +1404,7 @@ export type OrganizationUncheckedUpdateWithoutBillingInput = {
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMonitorsInput = {
@@ -1373,6 +1424,7 @@ export type OrganizationCreateWithoutMonitorsInput = {
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMonitorsInput = {
@@ -1392,6 +1444,7 @@ export type OrganizationUncheckedCreateWithoutMonitorsInput = {
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMonitorsInput = {
@@ -1427,6 +1480,7 @@ export type OrganizationUpdateWithoutMonitorsInput = {
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMonitorsInput = {
@@ -1446,6 +1500,7 @@ export type OrganizationUncheckedUpdateWithoutMonitorsInput = {
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutArtifactsInput = {
@@ -1465,6 +1520,7 @@ export type OrganizationCreateWithoutArtifactsInput = {
   streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutArtifactsInput = {
@@ -1484,6 +1540,7 @@ export type OrganizationUncheckedCreateWithoutArtifactsInput = {
   streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutArtifactsInput = {
@@ -1519,6 +1576,7 @@ export type OrganizationUpdateWithoutArtifactsInput = {
   streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutArtifactsInput = {
@@ -1538,6 +1596,103 @@ export type OrganizationUncheckedUpdateWithoutArtifactsInput = {
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationCreateWithoutSponsorTokensInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  plan: Prisma.PlanCreateNestedOneWithoutOrganizationsInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationUncheckedCreateWithoutSponsorTokensInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  externalId?: string | null
+  planKey: string
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationCreateOrConnectWithoutSponsorTokensInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutSponsorTokensInput, Prisma.OrganizationUncheckedCreateWithoutSponsorTokensInput>
+}
+
+export type OrganizationUpsertWithoutSponsorTokensInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutSponsorTokensInput, Prisma.OrganizationUncheckedUpdateWithoutSponsorTokensInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutSponsorTokensInput, Prisma.OrganizationUncheckedCreateWithoutSponsorTokensInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutSponsorTokensInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutSponsorTokensInput, Prisma.OrganizationUncheckedUpdateWithoutSponsorTokensInput>
+}
+
+export type OrganizationUpdateWithoutSponsorTokensInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  plan?: Prisma.PlanUpdateOneRequiredWithoutOrganizationsNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutSponsorTokensInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  planKey?: Prisma.StringFieldUpdateOperationsInput | string
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyPlanInput = {
@@ -1567,6 +1722,7 @@ export type OrganizationUpdateWithoutPlanInput = {
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutPlanInput = {
@@ -1586,6 +1742,7 @@ export type OrganizationUncheckedUpdateWithoutPlanInput = {
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateManyWithoutPlanInput = {
@@ -1612,6 +1769,7 @@ export type OrganizationCountOutputType = {
   streams: number
   monitors: number
   artifacts: number
+  sponsorTokens: number
 }
 
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1623,6 +1781,7 @@ export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Exte
   streams?: boolean | OrganizationCountOutputTypeCountStreamsArgs
   monitors?: boolean | OrganizationCountOutputTypeCountMonitorsArgs
   artifacts?: boolean | OrganizationCountOutputTypeCountArtifactsArgs
+  sponsorTokens?: boolean | OrganizationCountOutputTypeCountSponsorTokensArgs
 }
 
 /**
@@ -1691,6 +1850,13 @@ export type OrganizationCountOutputTypeCountArtifactsArgs<ExtArgs extends runtim
   where?: Prisma.ArtifactWhereInput
 }
 
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountSponsorTokensArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.SponsorTokenWhereInput
+}
+
 
 export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1711,6 +1877,7 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   billing?: boolean | Prisma.Organization$billingArgs<ExtArgs>
   monitors?: boolean | Prisma.Organization$monitorsArgs<ExtArgs>
   artifacts?: boolean | Prisma.Organization$artifactsArgs<ExtArgs>
+  sponsorTokens?: boolean | Prisma.Organization$sponsorTokensArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["organization"]>
 
@@ -1761,6 +1928,7 @@ export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.Interna
   billing?: boolean | Prisma.Organization$billingArgs<ExtArgs>
   monitors?: boolean | Prisma.Organization$monitorsArgs<ExtArgs>
   artifacts?: boolean | Prisma.Organization$artifactsArgs<ExtArgs>
+  sponsorTokens?: boolean | Prisma.Organization$sponsorTokensArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrganizationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1783,6 +1951,7 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
     billing: Prisma.$BillingAccountPayload<ExtArgs> | null
     monitors: Prisma.$MonitorPayload<ExtArgs>[]
     artifacts: Prisma.$ArtifactPayload<ExtArgs>[]
+    sponsorTokens: Prisma.$SponsorTokenPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -2203,6 +2372,7 @@ export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends run
   billing<T extends Prisma.Organization$billingArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$billingArgs<ExtArgs>>): Prisma.Prisma__BillingAccountClient<runtime.Types.Result.GetResult<Prisma.$BillingAccountPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   monitors<T extends Prisma.Organization$monitorsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$monitorsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MonitorPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   artifacts<T extends Prisma.Organization$artifactsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$artifactsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ArtifactPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  sponsorTokens<T extends Prisma.Organization$sponsorTokensArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$sponsorTokensArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SponsorTokenPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2849,6 +3019,30 @@ export type Organization$artifactsArgs<ExtArgs extends runtime.Types.Extensions.
   take?: number
   skip?: number
   distinct?: Prisma.ArtifactScalarFieldEnum | Prisma.ArtifactScalarFieldEnum[]
+}
+
+/**
+ * Organization.sponsorTokens
+ */
+export type Organization$sponsorTokensArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the SponsorToken
+   */
+  select?: Prisma.SponsorTokenSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the SponsorToken
+   */
+  omit?: Prisma.SponsorTokenOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.SponsorTokenInclude<ExtArgs> | null
+  where?: Prisma.SponsorTokenWhereInput
+  orderBy?: Prisma.SponsorTokenOrderByWithRelationInput | Prisma.SponsorTokenOrderByWithRelationInput[]
+  cursor?: Prisma.SponsorTokenWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.SponsorTokenScalarFieldEnum | Prisma.SponsorTokenScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,124 @@
+// The Agent family (issue 14): a signed-in dashboard user mints a short-lived, single-use sponsor
+// token for their organization; an agent holding nothing else exchanges it, once, for its first
+// API key in that organization (shown once, named for the agent). Only a SHA-256 digest of the
+// token is stored. The exchange is public, so it is rate-limited per client address, and every
+// failure (unknown, tampered, expired, used, revoked) is the same 401 with nothing created.
+import type { SponsorToken } from '../prisma/generated/client/client.ts';
+import { randomBase62, sha256Hex } from '../server/ids.ts';
+import { ApiError } from '../server/errors.ts';
+import type { QuotaWindow } from '../server/limiter.ts';
+import { publishAll } from '../subscriptions/events.ts';
+import { requireDashboard } from './access.ts';
+import { insertApiKey } from './apiKeys.ts';
+import type { Context } from './context.ts';
+
+export const sponsorTokenPrefix = 'idsp_';
+/** `idsp_` and 43 base62 characters (about 256 bits); not the API key prefix, so bodies carrying it are not refused as leaked keys */
+export const sponsorTokenShape = /^idsp_[0-9A-Za-z]{43}$/;
+export const sponsorTokenIdShape = /^spt_[0-9A-Za-z]{24}$/;
+export const defaultTtlSeconds = 600;
+export const maxTtlSeconds = 3600;
+
+/**
+ * What a key issued by an exchange may do. API keys of this service carry one scope, the
+ * organization: a key may call every route an organization API key may call (data reads, account
+ * reads, monitors, webhooks), never the dashboard-only writes (keys, money). The sponsor states it
+ * explicitly, so that narrower scopes can be added without changing the contract.
+ */
+export const sponsorScopes = ['organization'] as const;
+export type SponsorScope = (typeof sponsorScopes)[number];
+
+/** Exchange attempts per client address, successful or not: 20 a minute and 100 an hour. */
+export const exchangeWindows: QuotaWindow[] = [
+  { period: 'minute', limit: 20 },
+  { period: 'hour', limit: 100 },
+];
+
+/** The client address the REST door read from the connection; absent at other doors, which share one window. */
+export type AgentContext = Context & { clientAddress?: string };
+
+export function sponsorTokenStatus(t: Pick<SponsorToken, 'usedAt' | 'revokedAt' | 'expiresAt'>, now = new Date()): 'active' | 'used' | 'revoked' | 'expired' {
+  if (t.usedAt) return 'used';
+  if (t.revokedAt) return 'revoked';
+  if (t.expiresAt <= now) return 'expired';
+  return 'active';
+}
+
+export async function mintSponsorToken(ctx: Context, input: { agentName: string; scopes: string[]; ttlSeconds: number }) {
+  const session = requireDashboard(ctx);
+  const agentName = input.agentName.trim();
+  if (!agentName || agentName.length > 100) throw new ApiError('invalid_request_parameter', 'agentName must be 1 to 100 characters.', { details: { parameter: 'agentName' } });
+  const scopes = [...new Set(input.scopes)];
+  const unknown = scopes.filter((s) => !(sponsorScopes as readonly string[]).includes(s));
+  if (unknown.length || scopes.length === 0) {
+    throw new ApiError('invalid_request_parameter', `scopes must name at least one of ${sponsorScopes.join(', ')}.`, { details: { parameter: 'scopes', acceptedValues: [...sponsorScopes] } });
+  }
+  if (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < 60 || input.ttlSeconds > maxTtlSeconds) {
+    throw new ApiError('invalid_request_parameter', `ttlSeconds must be an integer from 60 to ${maxTtlSeconds}.`, { details: { parameter: 'ttlSeconds' } });
+  }
+  const token = sponsorTokenPrefix + randomBase62(43);
+  const row = await ctx.prisma.sponsorToken.create({
+    data: {
+      id: `spt_${randomBase62(24)}`,
+      orgId: session.orgId,
+      createdByUserId: session.userId,
+      agentName,
+      scopes,
+      tokenHash: sha256Hex(token),
+      expiresAt: new Date(Date.now() + input.ttlSeconds * 1000),
+    },
+  });
+  return { sponsorToken: row, token };
+}
+
+export async function listSponsorTokens<Q extends object>(ctx: Context, query: Q) {
+  const session = requireDashboard(ctx);
+  return ctx.prisma.sponsorToken.findMany({ ...query, where: { orgId: session.orgId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+}
+
+/** Revokes an unused token of the session's organization; another organization's token is not found. Idempotent. */
+export async function revokeSponsorToken(ctx: Context, id: string) {
+  const session = requireDashboard(ctx);
+  const notFound = () => new ApiError('sponsor_token_not_found', `No sponsor token ${id} in this organization.`);
+  if (!sponsorTokenIdShape.test(id)) throw notFound();
+  const [revoked] = await ctx.prisma.sponsorToken.updateManyAndReturn({ where: { id, orgId: session.orgId, usedAt: null, revokedAt: null }, data: { revokedAt: new Date() } });
+  if (revoked) return revoked;
+  // already revoked or used (answered as it is), or not this organization's
+  const found = await ctx.prisma.sponsorToken.findFirst({ where: { id, orgId: session.orgId } });
+  if (!found) throw notFound();
+  return found;
+}
+
+const refused = () => new ApiError('authentication_failed', 'The sponsor token is not valid: it is unknown, altered, expired, revoked or already used. Ask your sponsor for a new one.');
+
+/**
+ * The exchange: counts the attempt against the caller's address, then in one transaction claims
+ * the token (a conditional UPDATE: of two concurrent exchanges exactly one matches the unused row)
+ * and writes the key and its `api_key.created` event; any failure rolls both back.
+ */
+export async function exchangeSponsorToken(ctx: AgentContext, input: { sponsorToken: string; agentName?: string | null }) {
+  const subject = `agent_exchange:${ctx.clientAddress ?? 'shared'}`;
+  const decision = await ctx.limiter.consume(subject, exchangeWindows, 'open');
+  if (decision.allowed === false) {
+    throw new ApiError('rate_limit_exceeded', `Too many sponsor-token exchanges from this address: the ${decision.period} window (${decision.limit}) is full.`, {
+      retryAfter: decision.retryAfterSeconds,
+      details: { period: decision.period, limit: decision.limit },
+    });
+  }
+  if (!sponsorTokenShape.test(input.sponsorToken)) throw refused();
+  const tokenHash = sha256Hex(input.sponsorToken);
+  const agentName = input.agentName?.trim() || undefined;
+  const now = new Date();
+  const { token, apiKey, secret, event } = await ctx.prisma.$transaction(async (tx) => {
+    const [claimed] = await tx.sponsorToken.updateManyAndReturn({
+      where: { tokenHash, usedAt: null, revokedAt: null, expiresAt: { gt: now }, ...(agentName ? { agentName } : {}) },
+      data: { usedAt: now },
+    });
+    if (!claimed) throw refused();
+    const { apiKey, secret, event } = await insertApiKey(tx, claimed.orgId, claimed.agentName, claimed.createdByUserId, ctx.requestId);
+    const used = await tx.sponsorToken.update({ where: { id: claimed.id }, data: { apiKeyId: apiKey.id } });
+    return { token: used, apiKey, secret, event };
+  });
+  await publishAll(ctx.bus, [event]);
+  return { sponsorToken: token, apiKey, secret };
+}

@@ -1,0 +1,364 @@
+// Offerings (issue 14): one view across registered offerings (S-1, S-3, F-1, F-3, their
+// amendments, 424B prospectuses, POS AM: FormRecord family OFFERING), exempt offerings under
+// Regulation D (Form D: family D), Regulation Crowdfunding (Form C: family C) and Regulation A
+// (Form 1-A: family 1-A, none ingested yet). Each row is one filing, normalized to the same
+// fields; the values are the parsed ones the ingest stored (ingest/parsers/offerings.ts,
+// formD.ts, formC.ts), never estimated.
+import type { Prisma } from '../prisma/generated/client/client.ts';
+import type { OfferingDocument } from '../ingest/parsers/offerings.ts';
+import type { FormDData } from '../ingest/parsers/formD.ts';
+import type { FormCData } from '../ingest/parsers/formC.ts';
+import { ApiError } from '../server/errors.ts';
+import { citationKey, documentCitations, isoDay } from './citations.ts';
+import type { DataReader } from './dataCache.ts';
+
+/** The normalized offering types, across forms. */
+export const offeringTypes = ['ipo', 'follow_on', 'shelf', 'atm', 'resale', 'deregistration', 'other_registered', 'reg_d', 'reg_cf', 'reg_a'] as const;
+export type NormalizedOfferingType = (typeof offeringTypes)[number];
+
+export type Regime = 'registered' | 'reg_d' | 'reg_cf' | 'reg_a';
+
+export interface OfferingExemption {
+  /** as filed, e.g. 06b, 3C.1; 4(a)(6) for Regulation Crowdfunding */
+  code: string;
+  /** what the code means */
+  description: string;
+}
+
+export interface LinkedFiling {
+  offeringId: string;
+  accessionNumber: string | null;
+  formType: string;
+  filingRole: string;
+  date: string | null;
+  /** why the two are linked: the registration file number they share, the Form C file number, or the notice a Form D/A amends */
+  link: string;
+}
+
+export interface Offering {
+  id: string;
+  regime: Regime;
+  offeringType: NormalizedOfferingType;
+  /** how sure the classification is: high for Form D, C and 1-A (the form says), the classifier's confidence for a registered offering */
+  offeringTypeConfidence: string;
+  formType: string;
+  filingRole: string;
+  issuer: { cik: string | null; name: string | null; ticker: string | null; exchange: string | null };
+  securitiesOffered: string | null;
+  amountOffered: number | null;
+  amountOfferedField: string | null;
+  amountOfferedNullReason: string | null;
+  targetAmount: number | null;
+  amountSold: number | null;
+  amountSoldField: string | null;
+  amountSoldNullReason: string | null;
+  amountRemaining: number | null;
+  pricePerUnit: number | null;
+  pricePerUnitNullReason: string | null;
+  unitsOffered: number | null;
+  currency: string;
+  exemptions: OfferingExemption[];
+  date: string | null;
+  dateField: string;
+  filedAt: string | null;
+  dateOfFirstSale: string | null;
+  deadline: string | null;
+  isAmendment: boolean;
+  isPreliminary: boolean | null;
+  registrationFileNumber: string | null;
+  fileNumber: string | null;
+  previousAccessionNumber: string | null;
+  intermediaries: string[];
+  linkedFilings: LinkedFiling[];
+  accessionNumber: string | null;
+  citationUrl: string | null;
+  citationNullReason: string | null;
+  sourceDocument: string;
+  details: Record<string, unknown>;
+}
+
+const exemptionNames: Record<string, string> = {
+  '04': 'Rule 504(b)(1) (not (i), (ii) or (iii))',
+  '04.1': 'Rule 504(b)(1)(i)',
+  '04.2': 'Rule 504(b)(1)(ii)',
+  '04.3': 'Rule 504(b)(1)(iii)',
+  '06b': 'Rule 506(b)',
+  '06c': 'Rule 506(c)',
+  '04a5': 'Securities Act Section 4(a)(5)',
+  '3C': 'Investment Company Act Section 3(c)',
+  '4(a)(6)': 'Securities Act Section 4(a)(6) (Regulation Crowdfunding)',
+};
+
+function exemption(code: string): OfferingExemption {
+  const threeC = code.match(/^3C\.(\d+)$/);
+  return { code, description: exemptionNames[code] ?? (threeC ? `Investment Company Act Section 3(c)(${threeC[1]})` : `As filed: ${code}`) };
+}
+
+const registeredRoles: [RegExp, string][] = [
+  [/^424B/, 'prospectus'],
+  [/^POS AM$/, 'post_effective_amendment'],
+  [/\/A$/, 'registration_statement_amendment'],
+  [/./, 'registration_statement'],
+];
+const formCRoles: Record<string, string> = { C: 'offering_statement', 'C/A': 'offering_statement_amendment', 'C-U': 'progress_update', 'C-U/A': 'progress_update', 'C-AR': 'annual_report', 'C-AR/A': 'annual_report', 'C-TR': 'termination_of_reporting', 'C-W': 'withdrawal' };
+
+export interface FormRow {
+  id: string;
+  accessionNumber: string | null;
+  family: string;
+  formType: string;
+  cik: string | null;
+  filedAt: Date | null;
+  orderedAt: Date;
+  data: unknown;
+  sourceKey: string;
+  entity?: { name: string } | null;
+}
+
+const noAccession = 'The ingested document carries no accession number (a primary document without its submission), so no SEC URL can be built; sourceDocument names the file it was read from.';
+
+function registered(row: FormRow): Omit<Offering, 'linkedFilings' | 'citationUrl' | 'citationNullReason'> {
+  const d = row.data as OfferingDocument;
+  const type: NormalizedOfferingType = d.offeringType === 'other' ? 'other_registered' : d.offeringType;
+  const isProspectus = /^424B/.test(row.formType);
+  const amountOffered = d.grossProceeds ?? d.maximumAggregateOffering;
+  const amountOfferedField = d.grossProceeds !== null ? 'cover.pricingTable.totalOfferingPrice' : d.maximumAggregateOffering !== null ? (d.maximumAggregateOfferingSource === 'fee_table' ? 'filingFeeExhibit.maximumAggregateOfferingPrice' : 'cover.maximumAggregateOffering') : null;
+  return {
+    id: row.id,
+    regime: 'registered',
+    offeringType: type,
+    offeringTypeConfidence: d.confidence,
+    formType: row.formType,
+    filingRole: registeredRoles.find(([p]) => p.test(row.formType))![1],
+    issuer: { cik: row.cik ?? d.registrant.cik, name: d.registrant.name ?? row.entity?.name ?? null, ticker: d.ticker, exchange: d.exchange },
+    securitiesOffered: d.securitiesOffered,
+    amountOffered,
+    amountOfferedField,
+    amountOfferedNullReason:
+      amountOffered !== null ? null : d.offeringType === 'deregistration' ? 'A deregistration offers nothing.' : d.isPreliminary ? 'A preliminary document leaves the amount blank.' : 'The cover page and fee exhibit state no total offering price.',
+    targetAmount: null,
+    amountSold: null,
+    amountSoldField: null,
+    amountSoldNullReason: 'Registration statements and prospectuses state what is offered, not what was sold.',
+    amountRemaining: null,
+    pricePerUnit: d.pricePerShare,
+    pricePerUnitNullReason: d.pricePerShare !== null ? null : isProspectus ? 'The cover states no per-share public offering price (preliminary, at-the-market or unpriced).' : 'A registration statement is not priced on its cover.',
+    unitsOffered: d.sharesOffered,
+    currency: 'USD',
+    exemptions: [],
+    date: d.filedAt ?? isoDay(row.filedAt),
+    dateField: 'filedAt',
+    filedAt: d.filedAt ?? isoDay(row.filedAt),
+    dateOfFirstSale: null,
+    deadline: null,
+    isAmendment: /\/A$|^POS AM$/.test(row.formType),
+    isPreliminary: d.isPreliminary,
+    registrationFileNumber: d.registrationFileNumber,
+    fileNumber: d.registrationFileNumber,
+    previousAccessionNumber: null,
+    intermediaries: [...d.underwriters, ...d.placementAgents, ...d.salesAgents],
+    accessionNumber: row.accessionNumber,
+    sourceDocument: row.sourceKey,
+    details: { underwriters: d.underwriters, placementAgents: d.placementAgents, salesAgents: d.salesAgents, isShelf: d.isShelf, classificationExcerpt: d.excerpt },
+  };
+}
+
+function formD(row: FormRow): Omit<Offering, 'linkedFilings' | 'citationUrl' | 'citationNullReason'> {
+  const d = row.data as FormDData;
+  return {
+    id: row.id,
+    regime: 'reg_d',
+    offeringType: 'reg_d',
+    offeringTypeConfidence: 'high',
+    formType: row.formType,
+    filingRole: row.formType === 'D/A' ? 'notice_amendment' : 'notice',
+    issuer: { cik: row.cik ?? d.issuer.cik, name: d.issuer.name, ticker: null, exchange: null },
+    securitiesOffered: d.securityTypes.length ? d.securityTypes.join('; ') + (d.securityTypeOtherDescription ? ` (${d.securityTypeOtherDescription})` : '') : null,
+    amountOffered: d.totalOfferingAmount,
+    amountOfferedField: 'offeringSalesAmounts.totalOfferingAmount',
+    amountOfferedNullReason: d.totalOfferingAmount === null ? (d.totalOfferingAmountText ? `The notice states the amount as "${d.totalOfferingAmountText}".` : 'The notice states no total offering amount.') : null,
+    targetAmount: null,
+    amountSold: d.totalAmountSold,
+    amountSoldField: 'offeringSalesAmounts.totalAmountSold',
+    amountSoldNullReason: d.totalAmountSold === null ? 'The notice states no amount sold.' : null,
+    amountRemaining: d.totalRemaining,
+    pricePerUnit: null,
+    pricePerUnitNullReason: 'Form D states no price per unit; minimumInvestmentAccepted is in details.',
+    unitsOffered: null,
+    currency: 'USD',
+    exemptions: d.federalExemptions.map(exemption),
+    date: isoDay(row.filedAt) ?? d.signatureDate,
+    dateField: row.filedAt ? 'filedAt' : 'signatureDate',
+    filedAt: isoDay(row.filedAt),
+    dateOfFirstSale: d.dateOfFirstSale,
+    deadline: null,
+    isAmendment: d.isAmendment ?? row.formType === 'D/A',
+    isPreliminary: null,
+    registrationFileNumber: null,
+    fileNumber: null,
+    previousAccessionNumber: d.previousAccessionNumber,
+    intermediaries: d.salesCompensation.map((s) => s.associatedBrokerDealerName ?? s.name).filter((n, i, all): n is string => !!n && all.indexOf(n) === i),
+    accessionNumber: row.accessionNumber,
+    sourceDocument: row.sourceKey,
+    details: {
+      industryGroup: d.industryGroup,
+      investmentFundType: d.investmentFundType,
+      minimumInvestmentAccepted: d.minimumInvestmentAccepted,
+      totalNumberAlreadyInvested: d.totalNumberAlreadyInvested,
+      hasNonAccreditedInvestors: d.hasNonAccreditedInvestors,
+      salesCommissions: d.salesCommissions,
+      findersFees: d.findersFees,
+      moreThanOneYear: d.moreThanOneYear,
+      isBusinessCombination: d.isBusinessCombination,
+      coIssuers: d.coIssuers.map((c) => ({ cik: c.cik, name: c.name })),
+    },
+  };
+}
+
+function formC(row: FormRow): Omit<Offering, 'linkedFilings' | 'citationUrl' | 'citationNullReason'> {
+  const d = row.data as FormCData;
+  const o = d.offering;
+  const security = o ? (o.securityType === 'Other' && o.securityTypeOther ? o.securityTypeOther : (o.securityType ?? o.securityTypeOther)) : null;
+  return {
+    id: row.id,
+    regime: 'reg_cf',
+    offeringType: 'reg_cf',
+    offeringTypeConfidence: 'high',
+    formType: row.formType,
+    filingRole: formCRoles[row.formType] ?? 'other',
+    issuer: { cik: row.cik ?? d.issuer.cik, name: d.issuer.name, ticker: null, exchange: null },
+    securitiesOffered: security,
+    amountOffered: o?.maximumAmount ?? o?.targetAmount ?? null,
+    amountOfferedField: o?.maximumAmount != null ? 'offeringInformation.maximumOfferingAmount' : o?.targetAmount != null ? 'offeringInformation.offeringAmount' : null,
+    amountOfferedNullReason: o ? (o.maximumAmount === null && o.targetAmount === null ? 'The offering information states no amount.' : null) : `A ${row.formType} carries no offering information.`,
+    targetAmount: o?.targetAmount ?? null,
+    amountSold: null,
+    amountSoldField: null,
+    amountSoldNullReason: 'Form C states the target and maximum amounts; the amount sold is not a field of the form.',
+    amountRemaining: null,
+    pricePerUnit: o?.price ?? null,
+    pricePerUnitNullReason: o?.price != null ? null : o ? 'The offering information states no price.' : `A ${row.formType} carries no offering information.`,
+    unitsOffered: o?.numberOfSecurities ?? null,
+    currency: 'USD',
+    exemptions: [exemption('4(a)(6)')],
+    date: isoDay(row.filedAt) ?? d.signatureDate,
+    dateField: row.filedAt ? 'filedAt' : 'signatureDate',
+    filedAt: isoDay(row.filedAt),
+    dateOfFirstSale: null,
+    deadline: o?.deadline ?? null,
+    isAmendment: /\/A$/.test(row.formType),
+    isPreliminary: null,
+    registrationFileNumber: null,
+    fileNumber: d.fileNumber,
+    previousAccessionNumber: null,
+    intermediaries: d.intermediary?.name ? [d.intermediary.name] : [],
+    accessionNumber: row.accessionNumber,
+    sourceDocument: row.sourceKey,
+    details: {
+      oversubscriptionAccepted: o?.oversubscriptionAccepted ?? null,
+      intermediaryCompensation: o?.compensation ?? null,
+      progressUpdate: d.progressUpdate,
+      natureOfAmendment: d.natureOfAmendment,
+      period: d.period,
+      intermediary: d.intermediary,
+    },
+  };
+}
+
+/** The FormRecord families offerings are read from: registered, Regulation D, Crowdfunding, Regulation A. */
+const offeringFamilies = ['OFFERING', 'D', 'C', '1-A'];
+
+function normalize(row: FormRow) {
+  if (row.family === 'OFFERING') return registered(row);
+  if (row.family === 'D') return formD(row);
+  return formC(row);
+}
+
+export interface OfferingFilter {
+  ciks?: string[] | null;
+  type?: NormalizedOfferingType | null;
+  from?: string | null;
+  to?: string | null;
+}
+
+function whereOf(filter: OfferingFilter): Prisma.FormRecordWhereInput {
+  const type = filter.type;
+  const byType: Prisma.FormRecordWhereInput =
+    !type ? { family: { in: offeringFamilies } }
+    : type === 'reg_d' ? { family: 'D' }
+    : type === 'reg_cf' ? { family: 'C' }
+    : type === 'reg_a' ? { family: '1-A' }
+    : { family: 'OFFERING', data: { path: ['offeringType'], equals: type === 'other_registered' ? 'other' : type } };
+  return {
+    ...byType,
+    isSample: false,
+    ...(filter.ciks ? { cik: { in: filter.ciks } } : {}),
+    ...(filter.from || filter.to ? { orderedAt: { ...(filter.from ? { gte: new Date(filter.from) } : {}), ...(filter.to ? { lte: new Date(filter.to) } : {}) } } : {}),
+  };
+}
+
+const select = { id: true, accessionNumber: true, family: true, formType: true, cik: true, filedAt: true, orderedAt: true, data: true, sourceKey: true, entity: { select: { name: true } } } as const;
+
+function encodeCursor(row: { orderedAt: Date; id: string }) {
+  return Buffer.from(`offerings:${row.orderedAt.toISOString().slice(0, 10)}|${row.id}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): { orderedAt: Date; id: string } {
+  const match = Buffer.from(cursor, 'base64url').toString().match(/^offerings:(\d{4}-\d{2}-\d{2})\|([\w-]{1,40})$/);
+  if (!match) throw new ApiError('invalid_query_parameter', 'The cursor is not one this service issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
+  return { orderedAt: new Date(match[1]!), id: match[2]! };
+}
+
+/** Offerings, newest first (by filing date; a document that states none sorts last), keyset-paginated. */
+export async function listOfferings(reader: DataReader, filter: OfferingFilter, page: { first: number; after?: string | null }) {
+  const where = whereOf(filter);
+  const after = page.after ? decodeCursor(page.after) : null;
+  const rows = await reader.prisma.formRecord.findMany({
+    where: after ? { AND: [where, { OR: [{ orderedAt: { lt: after.orderedAt } }, { orderedAt: after.orderedAt, id: { lt: after.id } }] }] } : where,
+    orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
+    take: page.first + 1,
+    select,
+  });
+  const hasMore = rows.length > page.first;
+  const pageRows = rows.slice(0, page.first);
+  const nodes = await finish(reader, pageRows);
+  return { nodes, hasMore, nextCursor: hasMore ? encodeCursor(pageRows[pageRows.length - 1]!) : null };
+}
+
+export async function getOffering(reader: DataReader, id: string): Promise<Offering | null> {
+  const row = await reader.prisma.formRecord.findFirst({ where: { id, family: { in: offeringFamilies } }, select });
+  if (!row) return null;
+  return (await finish(reader, [row]))[0]!;
+}
+
+/** Citations and the filings each offering is linked to. */
+async function finish(reader: DataReader, rows: FormRow[]): Promise<Offering[]> {
+  const normalized = rows.map(normalize);
+  const cited = rows.filter((r) => r.accessionNumber && r.cik);
+  const urls = cited.length ? await documentCitations(reader, cited.map((r) => citationKey(r.cik!, r.accessionNumber!))) : [];
+  const urlOf = new Map(cited.map((r, i) => [r.id, urls[i]!]));
+  // the other filings of the same issuers: linked where a file number or an amended accession ties them
+  const ciks = [...new Set(normalized.map((o) => o.issuer.cik).filter((c): c is string => !!c))];
+  const siblings = ciks.length
+    ? (await reader.prisma.formRecord.findMany({ where: { cik: { in: ciks }, family: { in: offeringFamilies }, isSample: false }, select, orderBy: [{ orderedAt: 'asc' }, { id: 'asc' }] })).map(normalize)
+    : [];
+  return normalized.map((o) => {
+    const linkedFilings: LinkedFiling[] = [];
+    for (const s of siblings) {
+      if (s.id === o.id || s.issuer.cik !== o.issuer.cik) continue;
+      let link: string | null = null;
+      if (o.regime === 'registered' && s.regime === 'registered') {
+        if (o.registrationFileNumber && s.registrationFileNumber === o.registrationFileNumber) link = `registration file number ${o.registrationFileNumber}`;
+        // a shelf's amendments and post-effective amendments name no file number until effective: same issuer, registration-statement forms
+        else if (!o.registrationFileNumber || !s.registrationFileNumber) link = `same issuer's registration statement filings (no shared file number stated: ${o.registrationFileNumber ?? 'this filing states none'})`;
+      } else if (o.regime === 'reg_cf' && s.regime === 'reg_cf' && o.fileNumber && s.fileNumber === o.fileNumber) link = `Form C file number ${o.fileNumber}`;
+      else if (o.regime === 'reg_d' && s.regime === 'reg_d') {
+        if (o.previousAccessionNumber && s.accessionNumber === o.previousAccessionNumber) link = `amends ${o.previousAccessionNumber}`;
+        else if (s.previousAccessionNumber && s.previousAccessionNumber === o.accessionNumber) link = `amended by ${s.accessionNumber ?? s.id}`;
+      }
+      if (link) linkedFilings.push({ offeringId: s.id, accessionNumber: s.accessionNumber, formType: s.formType, filingRole: s.filingRole, date: s.date, link });
+    }
+    const citationUrl = urlOf.get(o.id) ?? null;
+    return { ...o, linkedFilings, citationUrl, citationNullReason: citationUrl ? null : noAccession };
+  });
+}
