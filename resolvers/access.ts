@@ -1,10 +1,13 @@
 // Who may do what (SPEC 5): one check used by every door before and inside execution.
+import { getOperationAST, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { ApiError } from '../server/errors.ts';
+import type { ApiKeyScope } from './apiKeys.ts';
 import type { Context, Principal } from './context.ts';
 
 export type Access = 'public' | 'authenticated' | 'org' | 'dashboard';
 
-export function assertAccess(principal: Principal | null, access: Access): void {
+/** `scope`: what an API key needs for the operation (operationScope); a session may do either. */
+export function assertAccess(principal: Principal | null, access: Access, scope: ApiKeyScope = 'read'): void {
   if (access === 'public') return;
   if (access === 'dashboard') {
     if (!principal) throw new ApiError('missing_browser_session', 'This action needs a signed-in dashboard session (Authorization: Bearer <session token>).');
@@ -13,6 +16,38 @@ export function assertAccess(principal: Principal | null, access: Access): void 
   if (!principal) throw new ApiError('missing_api_key', 'Send your API key in the x-api-key header.', { hint: 'Create a key in the dashboard or with `npm run ids -- keys:create --org <id>`.' });
   if ((access === 'org' || access === 'dashboard') && !principal.orgId) {
     throw new ApiError('organization_missing', 'This session has no organization context; sign in to an organization first.');
+  }
+  assertScope(principal, scope);
+}
+
+/**
+ * A mutation field a `read` key may run (`extensions: readScope` on the field): a computation or a
+ * read whose only effect is on what the caller reads next (an analytics artifact, a monitor's pull
+ * cursor, a stream ticket), never the organization's configuration.
+ */
+export const readScope = { apiKeyScope: 'read' } as const;
+
+/** The scope an operation needs: `read` for queries, subscriptions and mutations of readScope fields only. */
+export function operationScope(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): ApiKeyScope {
+  const operation = getOperationAST(document, operationName);
+  if (operation?.operation !== 'mutation') return 'read';
+  const fields = schema.getMutationType()?.getFields() ?? {};
+  const readOnly = operation.selectionSet.selections.every(
+    (s) => s.kind === Kind.FIELD && (s.name.value === '__typename' || fields[s.name.value]?.extensions.apiKeyScope === 'read'),
+  );
+  return readOnly ? 'read' : 'organization';
+}
+
+/**
+ * An API key runs what its scopes allow (a dashboard session may do anything its route allows).
+ * A `read` key is refused here, at every door, before anything is charged or runs.
+ */
+export function assertScope(principal: Principal | null, needed: ApiKeyScope): void {
+  if (needed === 'organization' && principal?.kind === 'api_key' && !principal.scopes.includes('organization')) {
+    throw new ApiError('insufficient_scope', 'This API key has the read scope: it cannot change anything.', {
+      details: { granted: [...principal.scopes], required: 'organization' },
+      hint: 'Use a key with the organization scope, created in the dashboard.',
+    });
   }
 }
 

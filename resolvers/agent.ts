@@ -9,7 +9,7 @@ import { ApiError } from '../server/errors.ts';
 import type { QuotaWindow } from '../server/limiter.ts';
 import { publishAll } from '../subscriptions/events.ts';
 import { requireDashboard } from './access.ts';
-import { insertApiKey } from './apiKeys.ts';
+import { insertApiKey, parseScopes } from './apiKeys.ts';
 import type { Context } from './context.ts';
 
 export const sponsorTokenPrefix = 'idsp_';
@@ -19,23 +19,11 @@ export const sponsorTokenIdShape = /^spt_[0-9A-Za-z]{24}$/;
 export const defaultTtlSeconds = 600;
 export const maxTtlSeconds = 3600;
 
-/**
- * What a key issued by an exchange may do. API keys of this service carry one scope, the
- * organization: a key may call every route an organization API key may call (data reads, account
- * reads, monitors, webhooks), never the dashboard-only writes (keys, money). The sponsor states it
- * explicitly, so that narrower scopes can be added without changing the contract.
- */
-export const sponsorScopes = ['organization'] as const;
-export type SponsorScope = (typeof sponsorScopes)[number];
-
 /** Exchange attempts per client address, successful or not: 20 a minute and 100 an hour. */
 export const exchangeWindows: QuotaWindow[] = [
   { period: 'minute', limit: 20 },
   { period: 'hour', limit: 100 },
 ];
-
-/** The client address the REST door read from the connection; absent at other doors, which share one window. */
-export type AgentContext = Context & { clientAddress?: string };
 
 export function sponsorTokenStatus(t: Pick<SponsorToken, 'usedAt' | 'revokedAt' | 'expiresAt'>, now = new Date()): 'active' | 'used' | 'revoked' | 'expired' {
   if (t.usedAt) return 'used';
@@ -48,11 +36,7 @@ export async function mintSponsorToken(ctx: Context, input: { agentName: string;
   const session = requireDashboard(ctx);
   const agentName = input.agentName.trim();
   if (!agentName || agentName.length > 100) throw new ApiError('invalid_request_parameter', 'agentName must be 1 to 100 characters.', { details: { parameter: 'agentName' } });
-  const scopes = [...new Set(input.scopes)];
-  const unknown = scopes.filter((s) => !(sponsorScopes as readonly string[]).includes(s));
-  if (unknown.length || scopes.length === 0) {
-    throw new ApiError('invalid_request_parameter', `scopes must name at least one of ${sponsorScopes.join(', ')}.`, { details: { parameter: 'scopes', acceptedValues: [...sponsorScopes] } });
-  }
+  const scopes = parseScopes(input.scopes);
   if (!Number.isInteger(input.ttlSeconds) || input.ttlSeconds < 60 || input.ttlSeconds > maxTtlSeconds) {
     throw new ApiError('invalid_request_parameter', `ttlSeconds must be an integer from 60 to ${maxTtlSeconds}.`, { details: { parameter: 'ttlSeconds' } });
   }
@@ -96,8 +80,9 @@ const refused = () => new ApiError('authentication_failed', 'The sponsor token i
  * the token (a conditional UPDATE: of two concurrent exchanges exactly one matches the unused row)
  * and writes the key and its `api_key.created` event; any failure rolls both back.
  */
-export async function exchangeSponsorToken(ctx: AgentContext, input: { sponsorToken: string; agentName?: string | null }) {
-  const subject = `agent_exchange:${ctx.clientAddress ?? 'shared'}`;
+export async function exchangeSponsorToken(ctx: Context, input: { sponsorToken: string; agentName?: string | null }) {
+  // every door counts the same attempts per peer address (the service's own callers have none)
+  const subject = `agent_exchange:${ctx.clientAddress ?? 'internal'}`;
   const decision = await ctx.limiter.consume(subject, exchangeWindows, 'open');
   if (decision.allowed === false) {
     throw new ApiError('rate_limit_exceeded', `Too many sponsor-token exchanges from this address: the ${decision.period} window (${decision.limit}) is full.`, {
@@ -115,7 +100,7 @@ export async function exchangeSponsorToken(ctx: AgentContext, input: { sponsorTo
       data: { usedAt: now },
     });
     if (!claimed) throw refused();
-    const { apiKey, secret, event } = await insertApiKey(tx, claimed.orgId, claimed.agentName, claimed.createdByUserId, ctx.requestId);
+    const { apiKey, secret, event } = await insertApiKey(tx, claimed.orgId, claimed.agentName, claimed.createdByUserId, ctx.requestId, claimed.scopes);
     const used = await tx.sponsorToken.update({ where: { id: claimed.id }, data: { apiKeyId: apiKey.id } });
     return { token: used, apiKey, secret, event };
   });

@@ -13,6 +13,25 @@ export const apiKeyPrefix = 'idsk_';
 /** the shape of an API key's id, `key_` and 24 base62 characters */
 export const apiKeyIdShape = /^key_[0-9A-Za-z]{24}$/;
 const keyShape = /^idsk_[0-9A-Za-z]{40}$/;
+/**
+ * What a key may do. `organization`: every route an API key may call (data reads, analytics,
+ * account reads, monitors, webhooks, streams); `read`: the same without mutations, at every door
+ * (REST, GraphQL, MCP). Keys never do dashboard-only writes (keys, money), whatever their scope.
+ */
+export const apiKeyScopes = ['organization', 'read'] as const;
+export type ApiKeyScope = (typeof apiKeyScopes)[number];
+export const defaultScopes: ApiKeyScope[] = ['organization'];
+
+/** The scopes a client asked for, deduplicated; an unknown one is refused with the accepted values. */
+export function parseScopes(requested: readonly string[] | null | undefined, parameter = 'scopes'): ApiKeyScope[] {
+  if (requested == null) return defaultScopes;
+  const scopes = [...new Set(requested)];
+  if (scopes.length === 0 || scopes.some((s) => !(apiKeyScopes as readonly string[]).includes(s))) {
+    throw new ApiError('invalid_request_parameter', `${parameter} must name at least one of ${apiKeyScopes.join(', ')}.`, { details: { parameter, acceptedValues: [...apiKeyScopes] } });
+  }
+  return scopes as ApiKeyScope[];
+}
+
 /** anything that looks like one of our keys, wherever it turns up */
 export const apiKeyPattern = /idsk_[0-9A-Za-z]{20,}/;
 
@@ -39,7 +58,7 @@ export async function verifyApiKey(services: Services, presented: string): Promi
       .update({ where: { id: key.id }, data: { lastUsedAt: key.lastUsedAt } })
       .catch((error: Error) => services.logger.warn({ err: error.message, apiKeyId: key.id }, 'could not record key use'));
   }
-  return { kind: 'api_key', apiKeyId: key.id, orgId: key.orgId, key };
+  return { kind: 'api_key', apiKeyId: key.id, orgId: key.orgId, scopes: key.scopes, key };
 }
 
 /** A live key by its digest, remembered in the request cache; unknown and revoked keys are not. */
@@ -52,23 +71,23 @@ async function loadKey(services: Services, digest: string): Promise<CachedKey | 
 }
 
 /** Writes a key and its `api_key.created` event in the caller's transaction; publish the event after commit. */
-export async function insertApiKey(tx: Prisma.TransactionClient, orgId: string, name: string, createdByUserId: string | null = null, requestId?: string) {
+export async function insertApiKey(tx: Prisma.TransactionClient, orgId: string, name: string, createdByUserId: string | null = null, requestId?: string, scopes: readonly string[] = defaultScopes) {
   const { secret, hint, secretHash } = generateApiKey();
-  const apiKey = await tx.apiKey.create({ data: { id: newId('key'), orgId, name, hint, secretHash, createdByUserId } });
-  const event = await recordEvent(tx, 'api_key.created', orgId, { apiKeyId: apiKey.id, name, hint }, requestId);
+  const apiKey = await tx.apiKey.create({ data: { id: newId('key'), orgId, name, hint, secretHash, createdByUserId, scopes: [...scopes] } });
+  const event = await recordEvent(tx, 'api_key.created', orgId, { apiKeyId: apiKey.id, name, hint, scopes: [...scopes] }, requestId);
   return { apiKey, secret, event };
 }
 
 /** Creates a key inside an organization (operator CLI and tests; no principal involved). */
-export async function issueApiKey(services: Pick<Services, 'prisma' | 'bus'>, orgId: string, name: string, createdByUserId: string | null = null, requestId?: string) {
-  const { apiKey, secret, event } = await services.prisma.$transaction((tx) => insertApiKey(tx, orgId, name, createdByUserId, requestId));
+export async function issueApiKey(services: Pick<Services, 'prisma' | 'bus'>, orgId: string, name: string, createdByUserId: string | null = null, requestId?: string, scopes: readonly string[] = defaultScopes) {
+  const { apiKey, secret, event } = await services.prisma.$transaction((tx) => insertApiKey(tx, orgId, name, createdByUserId, requestId, scopes));
   await publishAll(services.bus, [event]);
   return { apiKey, secret };
 }
 
-export async function createApiKey(ctx: Context, name: string) {
+export async function createApiKey(ctx: Context, name: string, scopes?: readonly string[] | null) {
   const session = requireDashboard(ctx);
-  return issueApiKey(ctx, session.orgId, name, session.userId, ctx.requestId);
+  return issueApiKey(ctx, session.orgId, name, session.userId, ctx.requestId, parseScopes(scopes));
 }
 
 /** Revokes a key of the session's organization; revoking a revoked key changes nothing. */

@@ -46,10 +46,12 @@ export interface WebhookSettings {
 
 export type Principal =
   /** `key`: the key's row as authentication read it (requests about the caller need not read it again) */
-  | { kind: 'api_key'; apiKeyId: string; orgId: string; key?: ApiKey }
+  | { kind: 'api_key'; apiKeyId: string; orgId: string; scopes: readonly string[]; key?: ApiKey }
   | { kind: 'session'; userId: string; email: string; orgId: string | null; expiresAt: Date };
 
 export interface Context extends Services {
   principal: Principal | null;
   requestId: string;
+  /** the peer's address as the door saw it (`trust proxy` is off); absent for the service's own callers (monitors) */
+  clientAddress?: string;
 }

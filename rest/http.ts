@@ -73,7 +73,7 @@ export function routeHandler(services: Services, route: Route) {
       let principal: Principal | null = null;
       if (route.access !== 'public') {
         principal = await authenticate(services, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
-        assertAccess(principal, route.access);
+        assertAccess(principal, route.access, route.scope);
         locals(res).orgId = principal?.orgId ?? undefined;
       }
       if (route.params.body && req.body === undefined && Number(req.get('content-length') ?? 0) > 0) {
@@ -91,8 +91,9 @@ export function routeHandler(services: Services, route: Route) {
         }
       }
       if (route.access === 'public' && route.method === 'GET') res.set('Cache-Control', route.changesState ? 'no-store' : publicCacheControl);
-      if (route.stream) return await route.stream(params, { ...services, principal, requestId }, res); // exports write their own download
-      const answer = await route.run(params, { ...services, principal, requestId });
+      const ctx = { ...services, principal, requestId, clientAddress: req.socket.remoteAddress };
+      if (route.stream) return await route.stream(params, ctx, res); // exports write their own download
+      const answer = await route.run(params, ctx);
       if (route.page && req.accepts(['application/json', 'text/html']) === 'text/html') return void res.status(200).type('html').send(route.page(answer));
       res.status(200).json(answer);
     } catch (error) {

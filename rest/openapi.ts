@@ -77,6 +77,7 @@ function errorCodes(route: Route): Map<number, string[]> {
   if (route.access !== 'public') codes.push('missing_api_key', 'authentication_failed', 'auth_verification_unavailable');
   if (route.access === 'org' || route.access === 'dashboard') codes.push('organization_missing');
   if (route.access === 'dashboard') codes.push('missing_browser_session', 'browser_session_required');
+  if (route.access === 'org' && route.scope === 'organization') codes.push('insufficient_scope');
   if (route.meter) codes.push('rate_limit_exceeded', 'billing_required', 'rate_limiter_unavailable');
   if (idempotentRoute(route)) codes.push('idempotency_key_in_use', 'idempotency_key_reused');
   const byStatus = new Map<number, string[]>();

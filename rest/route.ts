@@ -3,8 +3,10 @@
 import type { ServerResponse } from 'node:http';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { z } from 'zod';
-import type { Access } from '../resolvers/access.ts';
+import { operationScope, type Access } from '../resolvers/access.ts';
+import type { ApiKeyScope } from '../resolvers/apiKeys.ts';
 import type { Context } from '../resolvers/context.ts';
+import { schema } from '../schema/index.ts';
 import { runOperation } from './executor.ts';
 import { formatParam, streamExport } from './export.ts';
 
@@ -48,6 +50,8 @@ export interface Route {
   page?: (body: any) => string;
   /** runs a mutation (set from the operation): a GET that does (a monitor's check, a signed link) is never cached, nor read-only to agents */
   changesState?: boolean;
+  /** what an API key needs to call it (set from the operation, resolvers/access.ts operationScope); absent: `read` */
+  scope?: ApiKeyScope;
   run(params: { path: any; query: any; body: any }, ctx: Context): Promise<unknown>;
   /** an export: answers by writing a download itself instead of one JSON body (see exportRoute) */
   stream?(params: { path: any; query: any; body: any }, ctx: Context, res: ServerResponse): Promise<void>;
@@ -80,7 +84,7 @@ type WatchDefinition = { records: WatchedRecords; scope?: string; restrict: 'onl
 const accessionPages = 5;
 
 /** What a route says about itself: everything but how it runs and what its params and response are typed as. */
-type RouteDescription = Omit<Route, 'params' | 'response' | 'run' | 'watch' | 'page' | 'changesState'>;
+type RouteDescription = Omit<Route, 'params' | 'response' | 'run' | 'watch' | 'page' | 'changesState' | 'scope'>;
 
 /** Response fields every object body carries. */
 export interface ResponseMeta {
@@ -114,6 +118,7 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
       return {
         ...rest,
         changesState,
+        scope: operationScope(schema, operation),
         params: params as Route['params'],
         ...(watch ? { watch: watchOf(watch, answer) } : {}),
         async run(parsed, ctx) {

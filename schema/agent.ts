@@ -28,7 +28,7 @@ const MintedSponsorToken = builder.objectRef<{ sponsorToken: SponsorTokenRow; to
   }),
 });
 
-type IssuedKey = { id: string; name: string; hint: string; orgId: string; createdAt: Date };
+type IssuedKey = { id: string; name: string; hint: string; orgId: string; createdAt: Date; scopes: string[] };
 
 const AgentApiKey = builder.objectRef<IssuedKey>('AgentApiKey').implement({
   description: 'The API key an exchange issued.',
@@ -38,6 +38,7 @@ const AgentApiKey = builder.objectRef<IssuedKey>('AgentApiKey').implement({
     hint: t.exposeString('hint'),
     orgId: t.exposeString('orgId'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    scopes: t.exposeStringList('scopes', { description: 'What the key may do, as the sponsor allowed' }),
   }),
 });
 

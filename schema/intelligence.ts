@@ -1,7 +1,7 @@
 // Intelligence (SPEC 4.6): the country report, built by stated rules from the high-signal macro
 // pack and kept as an artifact (resolvers/analytics/artifacts.ts, kind `country_report`).
 import { countryReport, reportMethod, reportVersion } from '../resolvers/analytics/countryReport.ts';
-import { requireOrg } from '../resolvers/access.ts';
+import { readScope, requireOrg } from '../resolvers/access.ts';
 import { builder } from './builder.ts';
 import { keep, storedResult } from './portfolio.ts';
 
@@ -9,6 +9,7 @@ const CountryReport = storedResult('CountryReport', 'A dense country briefing (k
 
 builder.mutationFields((t) => ({
   countryReport: t.field({
+    extensions: readScope,
     type: CountryReport,
     args: { country: t.arg.string({ required: true, description: 'ISO country code; the countries the macro pack covers' }) },
     resolve: async (_root, args, ctx) => {

@@ -1,5 +1,5 @@
 // Monitors: saved list reads that watch for new records (SPEC 4.7).
-import { requireOrg } from '../resolvers/access.ts';
+import { readScope, requireOrg } from '../resolvers/access.ts';
 import { compileMonitor, prismaCompileEnv } from '../resolvers/monitors/compile.ts';
 import { checkMatches, createMonitor, deactivateMonitor, deliveryOf, ownMonitor, setMonitorDelivery, type Matches, type MonitorDelivery } from '../resolvers/monitors/monitors.ts';
 import { unsubscribe, type Unsubscribed } from '../resolvers/monitors/email.ts';
@@ -138,6 +138,7 @@ builder.mutationFields((t) => ({
     resolve: async (query, _root, args, ctx) => ctx.prisma.monitor.findUniqueOrThrow({ ...query, where: { id: (await setMonitorDelivery(ctx, args.id, delivery(args.delivery))).id } }),
   }),
   checkMonitorMatches: t.field({
+    extensions: readScope,
     type: MonitorMatches,
     description: 'Runs the saved read over the records ingested since the last check and (unless peek) moves the check past those it returns.',
     args: { id: t.arg.string({ required: true }), peek: t.arg.boolean({ defaultValue: false }), limit: t.arg.int({ defaultValue: 25 }) },

@@ -2,7 +2,7 @@
 // artifact like every portfolio analytics result (schema/portfolio.ts).
 import { defaultRiskAversion, objectives, optimizePortfolio, type Objective } from '../resolvers/analytics/optimize.ts';
 import { invalid, type ModelName } from '../resolvers/analytics/window.ts';
-import { requireOrg } from '../resolvers/access.ts';
+import { readScope, requireOrg } from '../resolvers/access.ts';
 import { builder } from './builder.ts';
 import { HoldingInput, holdingsOf, keep, storedResult } from './portfolio.ts';
 
@@ -20,6 +20,7 @@ const OptimizeResult = storedResult('PortfolioOptimization', 'Optimal weights of
 
 builder.mutationFields((t) => ({
   portfolioOptimize: t.field({
+    extensions: readScope,
     type: OptimizeResult,
     args: {
       holdings: t.arg({ type: [HoldingInput], required: true, description: 'The candidate universe, with current weights or share counts' }),

@@ -33,6 +33,7 @@ const ApiKey = builder.prismaObject('ApiKey', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true, description: 'Last use, to the minute' }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    scopes: t.exposeStringList('scopes', { description: '`organization`: every route an API key may call; `read`: the same without mutations' }),
   }),
 });
 
@@ -215,8 +216,11 @@ builder.mutationFields((t) => ({
   createApiKey: t.field({
     type: CreatedApiKey,
     description: 'Create an API key (dashboard session only).',
-    args: { name: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => createApiKey(ctx, args.name),
+    args: {
+      name: t.arg.string({ required: true }),
+      scopes: t.arg.stringList({ required: false, description: 'organization (default) or read' }),
+    },
+    resolve: (_root, args, ctx) => createApiKey(ctx, args.name, args.scopes),
   }),
   revokeApiKey: t.prismaField({
     type: ApiKey,

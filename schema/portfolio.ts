@@ -7,7 +7,7 @@ import { portfolioRiskOf } from '../resolvers/analytics/portfolioRisk.ts';
 import { stressScenarios } from '../resolvers/analytics/scenarios.ts';
 import { checkScenarioIds, stressTest } from '../resolvers/analytics/stress.ts';
 import { invalid, type ModelName } from '../resolvers/analytics/window.ts';
-import { requireOrg } from '../resolvers/access.ts';
+import { readScope, requireOrg } from '../resolvers/access.ts';
 import type { Context } from '../resolvers/context.ts';
 import { builder } from './builder.ts';
 
@@ -75,6 +75,7 @@ export function holdingsOf(input: { ticker: string; weight?: number | null; shar
 
 builder.mutationFields((t) => ({
   analyzePortfolio: t.field({
+    extensions: readScope,
     type: AnalysisResult,
     args: {
       holdings: t.arg({ type: [HoldingInput], required: true }),
@@ -91,6 +92,7 @@ builder.mutationFields((t) => ({
     },
   }),
   portfolioRisk: t.field({
+    extensions: readScope,
     type: RiskResult,
     args: {
       holdings: t.arg({ type: [HoldingInput], required: true }),
@@ -107,6 +109,7 @@ builder.mutationFields((t) => ({
     },
   }),
   portfolioHedge: t.field({
+    extensions: readScope,
     type: HedgeResult,
     args: {
       holdings: t.arg({ type: [HoldingInput], required: true }),
@@ -132,6 +135,7 @@ builder.mutationFields((t) => ({
     },
   }),
   portfolioAttribution: t.field({
+    extensions: readScope,
     type: AttributionResult,
     args: {
       holdings: t.arg({ type: [HoldingInput], required: true }),
@@ -149,6 +153,7 @@ builder.mutationFields((t) => ({
     },
   }),
   portfolioStressTest: t.field({
+    extensions: readScope,
     type: StressResult,
     args: {
       holdings: t.arg({ type: [HoldingInput], required: true }),

@@ -1,5 +1,5 @@
 // Stream subscriptions and their events (SPEC 4.8, 6.3): polled by cursor, or live over graphql-ws.
-import { requireOrg } from '../resolvers/access.ts';
+import { readScope, requireOrg } from '../resolvers/access.ts';
 import { createSubscription, createTicket, deleteSubscription, openStream, readSubscriptionEvents, updateSubscription, type Transport } from '../resolvers/streams.ts';
 import { ApiError } from '../server/errors.ts';
 import type { LoggedEvent } from '../subscriptions/eventLog.ts';
@@ -128,7 +128,7 @@ builder.mutationFields((t) => ({
       return ctx.prisma.streamSubscription.findUniqueOrThrow({ ...query, where: { id } });
     },
   }),
-  createStreamTicket: t.field({ type: StreamTicket, args: { id: t.arg.string({ required: true }) }, resolve: (_root, { id }, ctx) => createTicket(ctx, id) }),
+  createStreamTicket: t.field({ extensions: readScope, type: StreamTicket, args: { id: t.arg.string({ required: true }) }, resolve: (_root, { id }, ctx) => createTicket(ctx, id) }),
 }));
 
 builder.subscriptionFields((t) => ({

@@ -5,7 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { openAdapter, describeTarget } from '../prisma/adapter.ts';
 import type { PrismaClient } from '../prisma/db.ts';
 import { createMigration } from '../prisma/migrate.ts';
-import { issueApiKey } from '../resolvers/apiKeys.ts';
+import { issueApiKey, parseScopes } from '../resolvers/apiKeys.ts';
 import { adjustCredits, planStates, setPlan } from '../resolvers/billing/account.ts';
 import { addMember, createOrganization } from '../resolvers/orgs.ts';
 import { localSessionSecret, mintLocalSession } from '../resolvers/sessions.ts';
@@ -88,15 +88,16 @@ export const commands: Record<string, Command> = {
       }),
   },
   'keys:create': {
-    usage: 'keys:create --org <id> [--name <label>]',
-    help: 'Create an API key in the organization and print its secret. The secret is shown only this once.',
-    options: { org: { type: 'string' }, name: { type: 'string' } },
+    usage: 'keys:create --org <id> [--name <label>] [--scopes organization|read]',
+    help: 'Create an API key in the organization and print its secret. The secret is shown only this once. --scopes read makes a key that cannot change anything (default: organization).',
+    options: { org: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' } },
     run: (values, _positionals, ctx) =>
       withDatabase(ctx, async ({ prisma, bus }) => {
         if (!values.org) throw new Error('--org is required');
         const org = await prisma.organization.findUnique({ where: { id: values.org as string } });
         if (!org) throw new Error(`no organization ${values.org}`);
-        const { apiKey, secret } = await issueApiKey({ prisma, bus }, org.id, (values.name as string | undefined) ?? 'cli key');
+        const scopes = parseScopes(values.scopes === undefined ? undefined : String(values.scopes).split(','), '--scopes');
+        const { apiKey, secret } = await issueApiKey({ prisma, bus }, org.id, (values.name as string | undefined) ?? 'cli key', null, undefined, scopes);
         ctx.say(`${apiKey.id} ${apiKey.hint}`);
         ctx.say(secret);
       }),

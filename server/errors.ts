@@ -25,6 +25,7 @@ export const errorStatus = {
   billing_budget_hard_cap_exceeded: 402,
   billing_budget_approval_required: 402,
   browser_session_required: 403,
+  insufficient_scope: 403,
   organization_missing: 403,
   route_not_found: 404,
   organization_not_found: 404,

@@ -24,10 +24,10 @@ export function createGraphqlHandler(services: Services) {
     batching: false, // one operation per request, so that each is priced; an array body is 400 batching_not_supported
     plugins: [useGraphqlLimits(services), recordErrorCode],
     logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => services.logger.error({ args }, 'graphql') },
-    context: async ({ request, res, params }) => {
+    context: async ({ request, req, res, params }) => {
       const principal = await authenticate(services, { apiKey: request.headers.get('x-api-key') ?? undefined, authorization: request.headers.get('authorization') ?? undefined });
       Object.assign(res.locals, { orgId: principal?.orgId ?? undefined, operation: params.operationName ?? undefined });
-      return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req') };
+      return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req'), clientAddress: req.socket.remoteAddress };
     },
     maskedErrors: {
       maskError(error, _message) {
@@ -86,7 +86,7 @@ export function attachGraphqlWs(httpServer: Server, services: Services) {
           return false; // graphql-ws closes with 4403 Forbidden
         }
       },
-      context: (ctx): Context => ({ ...services, principal: ctx.extra.principal ?? null, requestId: newId('req') }),
+      context: (ctx): Context => ({ ...services, principal: ctx.extra.principal ?? null, requestId: newId('req'), clientAddress: ctx.extra.request.socket.remoteAddress }),
       onError: (_ctx, _id, _payload, errors) =>
         errors.map((error) => {
           const known = toApiError(error);

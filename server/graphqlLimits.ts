@@ -5,6 +5,7 @@
 // Persisted REST and MCP operations do not pass here: they are charged once, by their route.
 import { Lexer, Source, TokenKind, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { assertScope, operationScope } from '../resolvers/access.ts';
 import type { Context, Services } from '../resolvers/context.ts';
 import { chargeQuota } from '../resolvers/metering.ts';
 import { schema } from '../schema/index.ts';
@@ -17,6 +18,8 @@ export const maxTokens = 5000;
 
 /** Measures an operation, refuses it past a limit, charges its cost; resolves to the cost and its price. */
 export async function priceOperation(services: Services, args: Pick<ExecutionArgs, 'document' | 'variableValues' | 'operationName'> & { contextValue: Context }): Promise<{ cost: number; priceMillicents: bigint }> {
+  // a read key's mutation is refused before it is measured or charged
+  assertScope(args.contextValue.principal, operationScope(schema, args.document, args.operationName));
   const maxCost = services.config.graphqlMaxCost;
   const { cost, depth, aliases } = measureDocument(schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
   if (cost > maxCost) {

@@ -86,7 +86,7 @@ export const eventTypes: EventType[] = [
     type: 'api_key.created',
     public: false,
     description: 'An API key of the organization was created.',
-    data: z.object({ apiKeyId: z.string(), name: z.string(), hint: z.string() }),
+    data: z.object({ apiKeyId: z.string(), name: z.string(), hint: z.string(), scopes: z.array(z.string()).optional().describe('What the key may do (absent on events from before scopes existed: organization)') }),
   },
   {
     type: 'api_key.revoked',

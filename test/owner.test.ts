@@ -104,9 +104,12 @@ describe('the embedded database has one owner', { timeout: 180_000 }, () => {
   it('with no server running the CLI owns the folder while it works, and lets go after', async () => {
     const [alone] = await ids('orgs:create', 'Made without a server');
     const lateKey = (await ids('keys:create', '--org', alone!)).at(-1)!;
+    const readKey = (await ids('keys:create', '--org', alone!, '--scopes', 'read')).at(-1)!;
     expect(existsSync(path.join(stateDir, 'owner.lock'))).toBe(false);
     const server = await startServer();
     expect(await me(server.url, lateKey)).toBe(200);
+    const keys = await (await fetch(`${server.url}/v1/api_keys`, { headers: { 'x-api-key': readKey } })).json();
+    expect(keys.data.map((k: { scopes: string[] }) => k.scopes)).toEqual([['read'], ['organization']]);
     await stop(server.child);
   });
 });

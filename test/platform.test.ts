@@ -107,6 +107,24 @@ describe('API keys', () => {
     expect(listed.body.data.every((k: Record<string, unknown>) => !('secret' in k) && String(k.hint).includes('…'))).toBe(true);
   });
 
+  it('creates a read-scoped key that reads but cannot change the organization\'s configuration; the default scope is organization', async () => {
+    const org = await orgWithKey(t);
+    const token = await sessionToken(t, org.orgId);
+    const full = await call(t, 'POST', '/v1/api_keys', { token, body: { name: 'ingest' } });
+    expect(full.body.scopes).toEqual(['organization']);
+    const reader = await call(t, 'POST', '/v1/api_keys', { token, body: { name: 'dashboard reader', scopes: ['read'] } });
+    expect(reader.status).toBe(200);
+    conformsToContract('api_keys_create', reader.body);
+    expect(reader.body.scopes).toEqual(['read']);
+    expect((await call(t, 'GET', '/v1/api_keys', { key: reader.body.secret })).body.data.map((k: { scopes: string[] }) => k.scopes)).toEqual([['read'], ['organization'], ['organization']]);
+    const stream = { eventTypes: ['api_key.created'] };
+    expectEnvelope(await call(t, 'POST', '/v1/stream_subscriptions', { key: reader.body.secret, body: stream }), 403, 'insufficient_scope');
+    expect(await t.service.services.prisma.streamSubscription.count({ where: { orgId: org.orgId } })).toBe(0);
+    expect((await call(t, 'POST', '/v1/stream_subscriptions', { key: full.body.secret, body: stream })).status).toBe(200);
+    expectEnvelope(await call(t, 'POST', '/v1/api_keys', { token, body: { name: 'x', scopes: ['admin'] } }), 400, 'validation_error');
+    expectEnvelope(await call(t, 'POST', '/v1/api_keys', { token, body: { name: 'x', scopes: [] } }), 400, 'validation_error');
+  });
+
   it('stores only a digest of the key', async () => {
     const org = await orgWithKey(t);
     const row = await t.service.services.prisma.apiKey.findUniqueOrThrow({ where: { id: org.keyId } });

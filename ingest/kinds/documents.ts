@@ -16,6 +16,7 @@ import { dilutionRelevant, materializeDilution } from '../../resolvers/dilution/
 import { isSgmlSubmission, parseSgmlSubmission } from '../parsers/sgml.ts';
 import { splitSections } from '../parsers/sections.ts';
 import { parseInlineXbrl } from '../parsers/xbrlInstance.ts';
+import { parseProxyStatement } from '../parsers/proxyStatement.ts';
 
 /** The filing a document belongs to: known from the index, or described by the document's own header. */
 async function filingFor(tx: Tx, key: string, header: { accessionNumber: string | null; cik: string | null; form: string | null; filedAt: string | null; reportDate?: string | null }) {
@@ -120,25 +121,37 @@ export const offeringHandler = handler({
 /** The cover facts inline XBRL marks as text (dei), which the numeric fact parser leaves out. */
 const coverText = (html: string, name: string) => html.match(new RegExp(`name="dei:${name}"[^>]*>([^<]+)<`))?.[1]?.replace(/\s+/g, ' ').trim() ?? null;
 
-/** DEF 14A: the registrant and its pay-versus-performance table (ecd inline XBRL), as filed. */
+/**
+ * DEF 14A: the registrant, its pay-versus-performance table (the ecd inline XBRL and the
+ * us-gaap:NetIncomeLoss it shows, each value with its tag and contextRef; the ecd text facts naming
+ * the company-selected measure, the most important measures and the PEO) and the director
+ * nominees of the election-of-directors proposal, as filed (ingest/parsers/proxyStatement.ts).
+ */
 export const proxyHandler = handler({
   parse: ({ key, text }) => {
     const { html, header } = primaryHtml(text);
     const accessionNumber = header?.accessionNumber ?? namedInPath(key).accessionNumber;
     const cik = header?.cik ?? coverText(html, 'EntityCentralIndexKey');
-    const facts = parseInlineXbrl(html, { accessionNumber: accessionNumber ?? '', form: 'DEF 14A', filedAt: header?.filedAt ?? null }).facts.filter((f) => f.taxonomy === 'ecd');
     if (!cik) throw new Error('a proxy statement without the registrant\'s CIK cannot be attributed');
+    const { payVersusPerformance, payVersusPerformanceText, directorNominees, skipped } = parseProxyStatement(html);
     return {
       accessionNumber,
       filedAt: header?.filedAt ?? null,
       registrant: { cik: cik.padStart(10, '0'), name: header ? null : coverText(html, 'EntityRegistrantName') },
-      payVersusPerformance: facts.map((f) => ({ tag: f.tag, value: f.value, unit: f.unit, periodStart: f.periodStart, periodEnd: f.periodEnd, dimensions: f.dimensions })),
+      payVersusPerformance,
+      payVersusPerformanceText,
+      directorNominees,
+      skipped,
     };
   },
-  async load(tx, proxy, { key }) {
+  async load(tx, { skipped, ...proxy }, { key }) {
     await ensureEntities(tx, [{ cik: proxy.registrant.cik, name: proxy.registrant.name }]);
     const { accessionNumber, filedAt, registrant } = proxy;
     await saveFormRecord(tx, { accessionNumber, family: 'PROXY', formType: 'DEF 14A', cik: registrant.cik, filedAt, parties: [{ ...registrant, role: 'issuer' }], data: proxy }, key);
-    return { records: 1, events: [] };
+    const warnings = [
+      ...skipped.map((s) => `inline XBRL ${s.tag} (${s.contextRef}) left out: ${s.reason}`),
+      ...proxy.directorNominees.disagreements.map((d) => `director nominees: ${d}`),
+    ];
+    return { records: 1, events: [], ...(warnings.length ? { warnings } : {}) };
   },
 });

@@ -66,7 +66,7 @@ function attributesOf(tagText: string): Record<string, string> {
 
 const namedEntities: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0', mdash: '\u2014', ndash: '\u2013', minus: '\u2212' };
 
-function decodeEntities(text: string): string {
+export function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, entity: string) => {
     if (entity[0] === '#') {
       const code = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
@@ -392,4 +392,120 @@ function englishNumber(text: string): string | null {
     } else return null;
   }
   return words.length ? String(total + group) : null;
+}
+
+// ---- inline facts with their contextRef (numeric and text), for readers that cite each value ----
+
+/** One ix fact as tagged: the canonical name, the contextRef it came from, its period and dimensions. */
+export interface InlineFact {
+  /** canonical QName, e.g. us-gaap:NetIncomeLoss, ecd:MeasureName */
+  name: string;
+  contextRef: string;
+  /** numeric facts: the unit (USD, shares, USD/shares); text facts: null */
+  unit: string | null;
+  periodStart: string | null;
+  periodEnd: string;
+  dimensions: Record<string, string>;
+  /** numeric: decimal text after the format, `scale` and `sign`; text: the displayed text, whitespace collapsed */
+  value: string;
+  decimals: string | null;
+  kind: 'numeric' | 'text';
+}
+
+const nonNumericTag = /<(\/?)ix:nonNumeric\b([^>]*?)(\/?)>/gi;
+const excludePattern = /<ix:exclude\b[^>]*>[\s\S]*?<\/ix:exclude\s*>/gi;
+
+/** The markup of an ix:nonNumeric that opens at `from` (after its start tag), to its own closing tag. */
+function nonNumericContent(html: string, from: number): string {
+  const scanner = new RegExp(nonNumericTag.source, 'gi');
+  scanner.lastIndex = from;
+  let depth = 1;
+  for (let tag = scanner.exec(html); tag; tag = scanner.exec(html)) {
+    if (tag[1]) depth -= 1;
+    else if (!tag[3]) depth += 1;
+    if (depth === 0) return html.slice(from, tag.index);
+  }
+  return html.slice(from);
+}
+
+/** A text fact's markup continued elsewhere (ix:continuation, chained by continuedAt). */
+function continuations(html: string, firstId: string | undefined): string {
+  let text = '';
+  const seen = new Set<string>();
+  for (let id = firstId; id && !seen.has(id); ) {
+    seen.add(id);
+    const start = new RegExp(`<ix:continuation\\b([^>]*\\bid=["']${id.replace(/[^\w.-]/g, '')}["'][^>]*)>`, 'i').exec(html);
+    if (!start) break;
+    const end = html.indexOf('</ix:continuation', start.index + start[0].length);
+    text += ` ${html.slice(start.index + start[0].length, end < 0 ? undefined : end)}`;
+    id = attributesOf(start[1]).continuedAt;
+  }
+  return text;
+}
+
+/**
+ * The ix:nonFraction and ix:nonNumeric facts of an inline XBRL document whose canonical name
+ * `accept` takes, each with the contextRef it was tagged with. Numeric values go through
+ * `inlineValue` (format, scale, sign) like parseInlineXbrl's; a fact repeated in the document
+ * (same name, unit, period and dimensions) is kept once, the most precise. Text facts keep the
+ * displayed text (ix:exclude removed, continuations appended, whitespace collapsed).
+ */
+export function parseInlineFacts(html: string, accept: (name: string) => boolean): { facts: InlineFact[]; skipped: XbrlFacts['skipped'] } {
+  const prefixes = namespacePrefixes(html);
+  const contexts = parseContexts(html, prefixes);
+  const units = parseUnits(html);
+  const facts: InlineFact[] = [];
+  const skipped: XbrlFacts['skipped'] = [];
+  const seen = new Map<string, number>();
+  const keep = (fact: InlineFact) => {
+    const key = [fact.kind, fact.name, fact.unit, fact.periodStart, fact.periodEnd, JSON.stringify(fact.dimensions)].join('|');
+    const earlier = seen.get(key);
+    if (earlier === undefined) {
+      seen.set(key, facts.length);
+      facts.push(fact);
+      return;
+    }
+    const kept = facts[earlier];
+    if (kept.value === fact.value) return;
+    const [now, before] = [precision(fact.decimals), precision(kept.decimals)];
+    const more = now === before ? 0 : now - before;
+    if (more > 0) facts[earlier] = fact;
+    else if (more === 0) skipped.push({ tag: fact.name, contextRef: fact.contextRef, reason: `contradicts an equally precise duplicate: ${fact.value} vs ${kept.value}` });
+  };
+  for (const match of html.matchAll(nonFractionStart)) {
+    const attributes = attributesOf(match[1]);
+    const { contextRef, unitRef } = attributes;
+    if (!attributes.name || !contextRef || !unitRef) continue;
+    const name = canonicalQName(attributes.name, prefixes);
+    if (!accept(name) || attributes['xsi:nil'] === 'true' || match[2] === '/') continue;
+    const context = contexts.get(contextRef);
+    const unit = units.get(unitRef);
+    if (!context || !unit) {
+      skipped.push({ tag: name, contextRef, reason: context ? `no unit ${unitRef}` : `no context ${contextRef}` });
+      continue;
+    }
+    const end = new RegExp(nonFractionEnd.source, 'gi');
+    end.lastIndex = match.index + match[0].length;
+    const close = end.exec(html);
+    const read = inlineValue(textContent(html.slice(match.index + match[0].length, close ? close.index : undefined)), attributes);
+    if ('reason' in read) skipped.push({ tag: name, contextRef, reason: read.reason });
+    else keep({ name, contextRef, unit, periodStart: context.periodStart, periodEnd: context.periodEnd, dimensions: context.dimensions, value: read.value, decimals: attributes.decimals ?? null, kind: 'numeric' });
+  }
+  for (const match of html.matchAll(nonNumericTag)) {
+    if (match[1]) continue;
+    const attributes = attributesOf(match[2]);
+    const { contextRef } = attributes;
+    if (!attributes.name || !contextRef) continue;
+    const name = canonicalQName(attributes.name, prefixes);
+    if (!accept(name) || attributes['xsi:nil'] === 'true' || match[3] === '/') continue;
+    const context = contexts.get(contextRef);
+    if (!context) {
+      skipped.push({ tag: name, contextRef, reason: `no context ${contextRef}` });
+      continue;
+    }
+    const markup = nonNumericContent(html, match.index + match[0].length) + continuations(html, attributes.continuedAt);
+    const value = textContent(markup.replace(excludePattern, ' ').replace(/<[^>]*>/g, ' ')).replace(/\s+/g, ' ').trim();
+    keep({ name, contextRef, unit: null, periodStart: context.periodStart, periodEnd: context.periodEnd, dimensions: context.dimensions, value, decimals: null, kind: 'text' });
+  }
+  return { facts, skipped };
 }

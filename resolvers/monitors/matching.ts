@@ -70,5 +70,5 @@ export async function matchedItems(ctx: Context, m: Watcher, ids: string[]): Pro
 
 /** A context in which a monitor's read runs on behalf of its organization (the worker has no request). */
 export function monitorContext(services: Omit<Context, 'principal' | 'requestId'>, orgId: string, requestId: string): Context {
-  return { ...services, principal: { kind: 'api_key', apiKeyId: 'monitor', orgId }, requestId };
+  return { ...services, principal: { kind: 'api_key', apiKeyId: 'monitor', orgId, scopes: ['read'] }, requestId };
 }

@@ -91,7 +91,7 @@ export function mcpRouter(services: Services, routes: Route[]): Router {
       const principal = await authenticate(services, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
       if (!principal) return fail(res, isRequest(message) ? message.id : null, new McpError(401, rpcCodes.unauthorized, 'missing_api_key', 'Send your API key in the x-api-key header (or a dashboard session as a bearer token).'));
       if (!principal.orgId) return fail(res, isRequest(message) ? message.id : null, new McpError(403, rpcCodes.unauthorized, 'organization_missing', 'This session has no organization context.'));
-      ctx = { ...services, principal, requestId };
+      ctx = { ...services, principal, requestId, clientAddress: req.socket.remoteAddress };
       locals(res).orgId = principal.orgId;
     } catch (error) {
       const known = toApiError(error);

@@ -84,7 +84,7 @@ export async function callTool(tools: Map<string, Route>, name: unknown, args: u
   if (retryAfter) throw new McpError(503, rpcCodes.circuitOpen, 'mcp_tool_circuit_open', `The ${route.name} tool failed repeatedly and is paused; retry after ${retryAfter} s.`, {}, retryAfter);
 
   try {
-    assertAccess(ctx.principal, route.access);
+    assertAccess(ctx.principal, route.access, route.scope);
     if (route.meter && ctx.principal?.orgId) await chargeQuota(ctx, ctx.principal.orgId, route.meter, 1, ctx.requestId);
   } catch (error) {
     const known = toApiError(error);

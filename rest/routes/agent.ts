@@ -1,6 +1,5 @@
 // The Agent family (issue 14): a signed-in dashboard user mints a short-lived, single-use sponsor
 // token; an agent holding nothing else exchanges it once for its first organization API key.
-import type { Response } from 'express';
 import { z } from 'zod';
 import {
   CreateSponsorTokenDocument,
@@ -9,7 +8,8 @@ import {
   SponsorTokensDocument,
   type SponsorTokenFieldsFragment,
 } from '../operations/generated.ts';
-import { defaultTtlSeconds, exchangeWindows, maxTtlSeconds, sponsorScopes, sponsorTokenIdShape } from '../../resolvers/agent.ts';
+import { defaultTtlSeconds, exchangeWindows, maxTtlSeconds, sponsorTokenIdShape } from '../../resolvers/agent.ts';
+import { apiKeyScopes, type ApiKeyScope } from '../../resolvers/apiKeys.ts';
 import { listEnvelope, operationRoute, pageParams, viewParam, type Route } from '../route.ts';
 
 const agentRoute = { tag: 'Agent', meter: 'platform' } as const;
@@ -19,7 +19,7 @@ const sponsorToken = z.object({
   object: z.literal('sponsor_token'),
   id: z.string().describe('`spt_…`'),
   agentName: z.string().describe('The name the agent\'s API key gets'),
-  scopes: z.array(z.enum(sponsorScopes)).describe('What the issued key may do. `organization`: every route an organization API key may call (data reads, account reads, monitors, webhooks); never the dashboard-only writes (API keys, money).'),
+  scopes: z.array(z.enum(apiKeyScopes)).describe('What the issued key may do. `organization`: every route an organization API key may call (data reads, analytics, account reads, monitors, webhooks); `read`: the same without mutations (403 `insufficient_scope`). Never the dashboard-only writes (API keys, money).'),
   status: z.enum(['active', 'used', 'revoked', 'expired']).describe('`active` until exchanged (`used`), revoked or past `expiresAt`'),
   createdByUserId: z.string().nullable().describe('The dashboard user who minted it'),
   createdAt: z.iso.datetime(),
@@ -61,26 +61,14 @@ const exchange = operationRoute({
       hint: z.string().describe('The key\'s prefix and last four characters'),
       orgId: z.string().describe('The sponsor\'s organization'),
       createdAt: z.iso.datetime(),
+      scopes: z.array(z.enum(apiKeyScopes)).describe('What the key may do, as the sponsor allowed'),
     }),
     sponsorToken: sponsorToken.describe('The token, now `used`'),
     requestId: z.string(),
   }),
   operation: ExchangeSponsorTokenDocument,
   variables: ({ body }) => ({ sponsorToken: body.sponsorToken, agentName: body.agentName ?? null }),
-}).reshape(({ exchangeSponsorToken: x }, meta) => ({ object: 'agent_api_key', secret: x.secret, apiKey: x.apiKey, sponsorToken: toToken(x.sponsorToken), ...meta }));
-
-/**
- * The REST door passes the connection's address (`trust proxy` is off, so it is the peer's) to
- * the exchange, which counts attempts per address; other doors share one window.
- */
-const exchangeWithAddress: Route = {
-  ...exchange,
-  async stream(params, ctx, res) {
-    const clientAddress = res.req?.socket?.remoteAddress ?? 'unknown';
-    const answer = await exchange.run(params, { ...ctx, clientAddress } as typeof ctx);
-    (res as Response).status(200).json(answer);
-  },
-};
+}).reshape(({ exchangeSponsorToken: x }, meta) => ({ object: 'agent_api_key', secret: x.secret, apiKey: { ...x.apiKey, scopes: x.apiKey.scopes as ApiKeyScope[] }, sponsorToken: toToken(x.sponsorToken), ...meta }));
 
 export const agentRoutes: Route[] = [
   operationRoute({
@@ -94,7 +82,7 @@ export const agentRoutes: Route[] = [
     params: {
       body: z.strictObject({
         agentName: z.string().trim().min(1).max(100).describe('The agent\'s name; its API key is named so'),
-        scopes: z.array(z.enum(sponsorScopes)).min(1).max(10).default(['organization']).describe('What the issued key may do (default `["organization"]`, the one scope API keys have: every route an organization API key may call)'),
+        scopes: z.array(z.enum(apiKeyScopes)).min(1).max(10).default(['organization']).describe('What the issued key may do: `organization` (default), every route an organization API key may call; `read`, the same without mutations'),
         ttlSeconds: z.number().int().min(60).max(maxTtlSeconds).default(defaultTtlSeconds).describe(`Lifetime in seconds, 60 to ${maxTtlSeconds} (default ${defaultTtlSeconds})`),
       }),
     },
@@ -136,5 +124,5 @@ export const agentRoutes: Route[] = [
     operation: RevokeSponsorTokenDocument,
     variables: ({ path }) => ({ id: path.sponsor_token_id }),
   }).reshape(({ revokeSponsorToken }, meta) => ({ ...toToken(revokeSponsorToken), ...meta })),
-  exchangeWithAddress,
+  exchange,
 ];

@@ -12,7 +12,7 @@ import {
   type ApiKeyFieldsFragment,
   type OrganizationFieldsFragment,
 } from '../operations/generated.ts';
-import { apiKeyIdShape } from '../../resolvers/apiKeys.ts';
+import { apiKeyIdShape, apiKeyScopes, type ApiKeyScope } from '../../resolvers/apiKeys.ts';
 import { listEnvelope, operationRoute, pageParams, viewParam } from '../route.ts';
 
 const organization = z.object({
@@ -33,10 +33,11 @@ const apiKey = z.object({
   createdAt: z.iso.datetime(),
   lastUsedAt: z.iso.datetime().nullable(),
   revokedAt: z.iso.datetime().nullable(),
+  scopes: z.array(z.enum(apiKeyScopes)).describe('`organization`: every route an API key may call; `read`: the same without mutations (a mutation is 403 insufficient_scope)'),
 });
 
 const toOrganization = (o: OrganizationFieldsFragment) => ({ object: 'organization' as const, ...o });
-const toApiKey = (k: ApiKeyFieldsFragment) => ({ object: 'api_key' as const, ...k });
+const toApiKey = (k: ApiKeyFieldsFragment) => ({ object: 'api_key' as const, ...k, scopes: k.scopes as ApiKeyScope[] });
 
 const viewOnly = z.strictObject({ view: viewParam });
 
@@ -140,10 +141,15 @@ export const platformRoutes = [
     tag: 'Platform',
     access: 'dashboard',
     meter: 'platform',
-    params: { body: z.strictObject({ name: z.string().trim().min(1).max(100).describe('A label for people, e.g. "production ingest"') }) },
+    params: {
+      body: z.strictObject({
+        name: z.string().trim().min(1).max(100).describe('A label for people, e.g. "production ingest"'),
+        scopes: z.array(z.enum(apiKeyScopes)).min(1).optional().describe('What the key may do; default `["organization"]`. A `read` key serves dashboards and agents that must not change anything.'),
+      }),
+    },
     response: apiKey.extend({ secret: z.string().describe('The whole key. Shown only in this response; store it now.'), requestId: z.string() }),
     operation: CreateApiKeyDocument,
-    variables: ({ body }) => ({ name: body.name }),
+    variables: ({ body }) => ({ name: body.name, scopes: body.scopes ?? null }),
   }).reshape(({ createApiKey }, meta) => ({ ...toApiKey(createApiKey.apiKey), secret: createApiKey.secret, ...meta })),
   operationRoute({
     name: 'api_keys_revoke',

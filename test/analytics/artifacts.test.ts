@@ -10,7 +10,7 @@ let t: TestService;
 let acme: { orgId: string; key: string };
 let other: { orgId: string; key: string };
 
-const contextOf = (orgId: string): Context => ({ ...t.service.services, principal: { kind: 'api_key', apiKeyId: 'test', orgId }, requestId: 'req_test' });
+const contextOf = (orgId: string): Context => ({ ...t.service.services, principal: { kind: 'api_key', apiKeyId: 'test', orgId, scopes: ['organization'] }, requestId: 'req_test' });
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const analysis: ArtifactInput = {

@@ -69,6 +69,47 @@ describe('agent sponsor-token exchange', { timeout: 60_000 }, () => {
     expect(await keysOf(orgId)).toBe(before + 1);
   });
 
+  it('issues a read-scoped key when the sponsor allows only reading: it reads at every door and changes no configuration', async () => {
+    const minted = await mint({ agentName: 'reader-bot', scopes: ['read'] });
+    expect(minted.body.scopes).toEqual(['read']);
+    const issued = (await exchange({ sponsorToken: minted.body.token })).body;
+    expect(issued.apiKey.scopes).toEqual(['read']);
+    const reader = issued.secret as string;
+    const listed = await call(t, 'GET', '/v1/api_keys', { key: reader });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.find((k: { id: string }) => k.id === issued.apiKey.id).scopes).toEqual(['read']);
+    expect((await call(t, 'GET', '/v1/limits', { key: reader })).status).toBe(200);
+
+    const endpoints = () => t.service.services.prisma.webhookEndpoint.count({ where: { orgId } });
+    const before = await endpoints();
+    const body = { url: 'http://127.0.0.1:9/ids', eventTypes: ['monitor.matched'] };
+    const refused = expectEnvelope(await call(t, 'POST', '/v1/webhook_endpoints', { key: reader, body }), 403, 'insufficient_scope');
+    expect(refused.details).toEqual({ granted: ['read'], required: 'organization' });
+    // GraphQL: a query runs, a mutation is refused before it is charged
+    const query = await call(t, 'POST', '/graphql', { key: reader, body: { query: '{ me { kind } }' } });
+    expect(query.body.errors).toBeUndefined();
+    const mutation = await call(t, 'POST', '/graphql', { key: reader, body: { query: 'mutation { createWebhookEndpoint(input: { url: "http://127.0.0.1:9/ids", eventTypes: ["monitor.matched"] }) { endpoint { id } } }' } });
+    expect(mutation.body.errors?.[0]?.extensions?.code).toBe('insufficient_scope');
+    // a mutation that only moves what the caller reads next (a monitor's pull) is a read; mixed with a write, it is not
+    const pull = 'checkMonitorMatches(id: "mon_000000000000000000000000") { __typename }';
+    const pulled = await call(t, 'POST', '/graphql', { key: reader, body: { query: `mutation { ${pull} }` } });
+    expect(pulled.body.errors?.[0]?.extensions?.code).toBe('monitor_not_found');
+    const mixed = await call(t, 'POST', '/graphql', { key: reader, body: { query: `mutation { ${pull} createWebhookEndpoint(input: { url: "http://127.0.0.1:9/ids" }) { secret } }` } });
+    expect(mixed.body.errors?.[0]?.extensions?.code).toBe('insufficient_scope');
+    // MCP: its tools all run for a read key (none changes the organization's configuration)
+    const response = await fetch(`${t.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': reader },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'monitors_compile', arguments: { text: 'every 10-K of Apple' } } }),
+    });
+    const rpc = await response.json();
+    expect([response.status, rpc.result?.isError], JSON.stringify(rpc)).toEqual([200, false]);
+    expect(await endpoints()).toBe(before);
+    // the organization's full keys still can
+    expect((await call(t, 'POST', '/v1/webhook_endpoints', { key, body })).status).toBe(200);
+    expect(await endpoints()).toBe(before + 1);
+  });
+
   it('refuses tampered, unknown, expired and revoked tokens, and a different agent name, creating nothing', async () => {
     const before = await keysOf(orgId);
     const good = (await mint({ agentName: 'tamper-test' })).body;
@@ -181,5 +222,9 @@ describe('agent sponsor-token exchange', { timeout: 60_000 }, () => {
     expectEnvelope(await exchange({ sponsorToken: minted.token }), 429, 'rate_limit_exceeded');
     const row = await t.service.services.prisma.sponsorToken.findUniqueOrThrow({ where: { id: minted.id } });
     expect(row.usedAt).toBeNull();
+    // the window is the address's, whichever door the attempt comes through
+    const viaGraphql = await call(t, 'POST', '/graphql', { body: { query: `mutation { exchangeSponsorToken(sponsorToken: "${minted.token}") { secret } }` } });
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('rate_limit_exceeded');
+    expect((await t.service.services.prisma.sponsorToken.findUniqueOrThrow({ where: { id: minted.id } })).usedAt).toBeNull();
   });
 });

@@ -4142,7 +4142,8 @@ export const ApiKeyScalarFieldEnum = {
   createdAt: 'createdAt',
   lastUsedAt: 'lastUsedAt',
   revokedAt: 'revokedAt',
-  createdByUserId: 'createdByUserId'
+  createdByUserId: 'createdByUserId',
+  scopes: 'scopes'
 } as const
 
 export type ApiKeyScalarFieldEnum = (typeof ApiKeyScalarFieldEnum)[keyof typeof ApiKeyScalarFieldEnum]

@@ -204,7 +204,8 @@ export const ApiKeyScalarFieldEnum = {
   createdAt: 'createdAt',
   lastUsedAt: 'lastUsedAt',
   revokedAt: 'revokedAt',
-  createdByUserId: 'createdByUserId'
+  createdByUserId: 'createdByUserId',
+  scopes: 'scopes'
 } as const
 
 export type ApiKeyScalarFieldEnum = (typeof ApiKeyScalarFieldEnum)[keyof typeof ApiKeyScalarFieldEnum]

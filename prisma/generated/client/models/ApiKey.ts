@@ -58,6 +58,7 @@ export type ApiKeyCountAggregateOutputType = {
   lastUsedAt: number
   revokedAt: number
   createdByUserId: number
+  scopes: number
   _all: number
 }
 
@@ -96,6 +97,7 @@ export type ApiKeyCountAggregateInputType = {
   lastUsedAt?: true
   revokedAt?: true
   createdByUserId?: true
+  scopes?: true
   _all?: true
 }
 
@@ -181,6 +183,7 @@ export type ApiKeyGroupByOutputType = {
   lastUsedAt: Date | null
   revokedAt: Date | null
   createdByUserId: string | null
+  scopes: string[]
   _count: ApiKeyCountAggregateOutputType | null
   _min: ApiKeyMinAggregateOutputType | null
   _max: ApiKeyMaxAggregateOutputType | null
@@ -214,6 +217,7 @@ export type ApiKeyWhereInput = {
   lastUsedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
   createdByUserId?: Prisma.StringNullableFilter<"ApiKey"> | string | null
+  scopes?: Prisma.StringNullableListFilter<"ApiKey">
   org?: Prisma.XOR<Prisma.OrganizationScalarRelationFilter, Prisma.OrganizationWhereInput>
   createdBy?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
 }
@@ -228,6 +232,7 @@ export type ApiKeyOrderByWithRelationInput = {
   lastUsedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   revokedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdByUserId?: Prisma.SortOrderInput | Prisma.SortOrder
+  scopes?: Prisma.SortOrder
   org?: Prisma.OrganizationOrderByWithRelationInput
   createdBy?: Prisma.UserOrderByWithRelationInput
 }
@@ -245,6 +250,7 @@ export type ApiKeyWhereUniqueInput = Prisma.AtLeast<{
   lastUsedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
   createdByUserId?: Prisma.StringNullableFilter<"ApiKey"> | string | null
+  scopes?: Prisma.StringNullableListFilter<"ApiKey">
   org?: Prisma.XOR<Prisma.OrganizationScalarRelationFilter, Prisma.OrganizationWhereInput>
   createdBy?: Prisma.XOR<Prisma.UserNullableScalarRelationFilter, Prisma.UserWhereInput> | null
 }, "id" | "secretHash">
@@ -259,6 +265,7 @@ export type ApiKeyOrderByWithAggregationInput = {
   lastUsedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   revokedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdByUserId?: Prisma.SortOrderInput | Prisma.SortOrder
+  scopes?: Prisma.SortOrder
   _count?: Prisma.ApiKeyCountOrderByAggregateInput
   _max?: Prisma.ApiKeyMaxOrderByAggregateInput
   _min?: Prisma.ApiKeyMinOrderByAggregateInput
@@ -277,6 +284,7 @@ export type ApiKeyScalarWhereWithAggregatesInput = {
   lastUsedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ApiKey"> | Date | string | null
   revokedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"ApiKey"> | Date | string | null
   createdByUserId?: Prisma.StringNullableWithAggregatesFilter<"ApiKey"> | string | null
+  scopes?: Prisma.StringNullableListFilter<"ApiKey">
 }
 
 export type ApiKeyCreateInput = {
@@ -287,6 +295,7 @@ export type ApiKeyCreateInput = {
   createdAt?: Date | string
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
+  scopes?: Prisma.ApiKeyCreatescopesInput | string[]
   org: Prisma.OrganizationCreateNestedOneWithoutApiKeysInput
   createdBy?: Prisma.UserCreateNestedOneWithoutApiKeysInput
 }
@@ -301,6 +310,7 @@ export type ApiKeyUncheckedCreateInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdByUserId?: string | null
+  scopes?: Prisma.ApiKeyCreatescopesInput | string[]
 }
 
 export type ApiKeyUpdateInput = {
@@ -311,6 +321,7 @@ export type ApiKeyUpdateInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
   org?: Prisma.OrganizationUpdateOneRequiredWithoutApiKeysNestedInput
   createdBy?: Prisma.UserUpdateOneWithoutApiKeysNestedInput
 }
@@ -325,6 +336,7 @@ export type ApiKeyUncheckedUpdateInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdByUserId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
 }
 
 export type ApiKeyCreateManyInput = {
@@ -337,6 +349,7 @@ export type ApiKeyCreateManyInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdByUserId?: string | null
+  scopes?: Prisma.ApiKeyCreatescopesInput | string[]
 }
 
 export type ApiKeyUpdateManyMutationInput = {
@@ -347,6 +360,7 @@ export type ApiKeyUpdateManyMutationInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
 }
 
 export type ApiKeyUncheckedUpdateManyInput = {
@@ -359,6 +373,7 @@ export type ApiKeyUncheckedUpdateManyInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdByUserId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
 }
 
 export type ApiKeyListRelationFilter = {
@@ -371,6 +386,14 @@ export type ApiKeyOrderByRelationAggregateInput = {
   _count?: Prisma.SortOrder
 }
 
+export type StringNullableListFilter<$PrismaModel = never> = {
+  equals?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel> | null
+  has?: string | Prisma.StringFieldRefInput<$PrismaModel> | null
+  hasEvery?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
+  hasSome?: string[] | Prisma.ListStringFieldRefInput<$PrismaModel>
+  isEmpty?: boolean
+}
+
 export type ApiKeyCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   orgId?: Prisma.SortOrder
@@ -381,6 +404,7 @@ export type ApiKeyCountOrderByAggregateInput = {
   lastUsedAt?: Prisma.SortOrder
   revokedAt?: Prisma.SortOrder
   createdByUserId?: Prisma.SortOrder
+  scopes?: Prisma.SortOrder
 }
 
 export type ApiKeyMaxOrderByAggregateInput = {
@@ -491,8 +515,17 @@ export type ApiKeyUncheckedUpdateManyWithoutCreatedByNestedInput = {
   deleteMany?: Prisma.ApiKeyScalarWhereInput | Prisma.ApiKeyScalarWhereInput[]
 }
 
+export type ApiKeyCreatescopesInput = {
+  set: string[]
+}
+
 export type NullableDateTimeFieldUpdateOperationsInput = {
   set?: Date | string | null
+}
+
+export type ApiKeyUpdatescopesInput = {
+  set?: string[]
+  push?: string | string[]
 }
 
 export type ApiKeyCreateWithoutOrgInput = {
@@ -503,6 +536,7 @@ export type ApiKeyCreateWithoutOrgInput = {
   createdAt?: Date | string
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
+  scopes?: Prisma.ApiKeyCreatescopesInput | string[]
   createdBy?: Prisma.UserCreateNestedOneWithoutApiKeysInput
 }
 
@@ -515,6 +549,7 @@ export type ApiKeyUncheckedCreateWithoutOrgInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdByUserId?: string | null
+  scopes?: Prisma.ApiKeyCreatescopesInput | string[]
 }
 
 export type ApiKeyCreateOrConnectWithoutOrgInput = {
@@ -556,6 +591,7 @@ export type ApiKeyScalarWhereInput = {
   lastUsedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
   revokedAt?: Prisma.DateTimeNullableFilter<"ApiKey"> | Date | string | null
   createdByUserId?: Prisma.StringNullableFilter<"ApiKey"> | string | null
+  scopes?: Prisma.StringNullableListFilter<"ApiKey">
 }
 
 export type ApiKeyCreateWithoutCreatedByInput = {
@@ -566,6 +602,7 @@ export type ApiKeyCreateWithoutCreatedByInput = {
   createdAt?: Date | string
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
+  scopes?: Prisma.ApiKeyCreatescopesInput | string[]
   org: Prisma.OrganizationCreateNestedOneWithoutApiKeysInput
 }
 
@@ -578,6 +615,7 @@ export type ApiKeyUncheckedCreateWithoutCreatedByInput = {
   createdAt?: Date | string
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
+  scopes?: Prisma.ApiKeyCreatescopesInput | string[]
 }
 
 export type ApiKeyCreateOrConnectWithoutCreatedByInput = {
@@ -615,6 +653,7 @@ export type ApiKeyCreateManyOrgInput = {
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
   createdByUserId?: string | null
+  scopes?: Prisma.ApiKeyCreatescopesInput | string[]
 }
 
 export type ApiKeyUpdateWithoutOrgInput = {
@@ -625,6 +664,7 @@ export type ApiKeyUpdateWithoutOrgInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
   createdBy?: Prisma.UserUpdateOneWithoutApiKeysNestedInput
 }
 
@@ -637,6 +677,7 @@ export type ApiKeyUncheckedUpdateWithoutOrgInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdByUserId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
 }
 
 export type ApiKeyUncheckedUpdateManyWithoutOrgInput = {
@@ -648,6 +689,7 @@ export type ApiKeyUncheckedUpdateManyWithoutOrgInput = {
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdByUserId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
 }
 
 export type ApiKeyCreateManyCreatedByInput = {
@@ -659,6 +701,7 @@ export type ApiKeyCreateManyCreatedByInput = {
   createdAt?: Date | string
   lastUsedAt?: Date | string | null
   revokedAt?: Date | string | null
+  scopes?: Prisma.ApiKeyCreatescopesInput | string[]
 }
 
 export type ApiKeyUpdateWithoutCreatedByInput = {
@@ -669,6 +712,7 @@ export type ApiKeyUpdateWithoutCreatedByInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
   org?: Prisma.OrganizationUpdateOneRequiredWithoutApiKeysNestedInput
 }
 
@@ -681,6 +725,7 @@ export type ApiKeyUncheckedUpdateWithoutCreatedByInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
 }
 
 export type ApiKeyUncheckedUpdateManyWithoutCreatedByInput = {
@@ -692,6 +737,7 @@ export type ApiKeyUncheckedUpdateManyWithoutCreatedByInput = {
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   lastUsedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   revokedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  scopes?: Prisma.ApiKeyUpdatescopesInput | string[]
 }
 
 
@@ -706,6 +752,7 @@ export type ApiKeySelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   lastUsedAt?: boolean
   revokedAt?: boolean
   createdByUserId?: boolean
+  scopes?: boolean
   org?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
   createdBy?: boolean | Prisma.ApiKey$createdByArgs<ExtArgs>
 }, ExtArgs["result"]["apiKey"]>
@@ -720,6 +767,7 @@ export type ApiKeySelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extens
   lastUsedAt?: boolean
   revokedAt?: boolean
   createdByUserId?: boolean
+  scopes?: boolean
   org?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
   createdBy?: boolean | Prisma.ApiKey$createdByArgs<ExtArgs>
 }, ExtArgs["result"]["apiKey"]>
@@ -734,6 +782,7 @@ export type ApiKeySelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extens
   lastUsedAt?: boolean
   revokedAt?: boolean
   createdByUserId?: boolean
+  scopes?: boolean
   org?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
   createdBy?: boolean | Prisma.ApiKey$createdByArgs<ExtArgs>
 }, ExtArgs["result"]["apiKey"]>
@@ -748,9 +797,10 @@ export type ApiKeySelectScalar = {
   lastUsedAt?: boolean
   revokedAt?: boolean
   createdByUserId?: boolean
+  scopes?: boolean
 }
 
-export type ApiKeyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "orgId" | "name" | "hint" | "secretHash" | "createdAt" | "lastUsedAt" | "revokedAt" | "createdByUserId", ExtArgs["result"]["apiKey"]>
+export type ApiKeyOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "orgId" | "name" | "hint" | "secretHash" | "createdAt" | "lastUsedAt" | "revokedAt" | "createdByUserId" | "scopes", ExtArgs["result"]["apiKey"]>
 export type ApiKeyInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   org?: boolean | Prisma.OrganizationDefaultArgs<ExtArgs>
   createdBy?: boolean | Prisma.ApiKey$createdByArgs<ExtArgs>
@@ -786,6 +836,10 @@ export type $ApiKeyPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
     lastUsedAt: Date | null
     revokedAt: Date | null
     createdByUserId: string | null
+    /**
+     * what the key may do (resolvers/apiKeys.ts apiKeyScopes): `organization` (every API-key route) or `read` (no mutations)
+     */
+    scopes: string[]
   }, ExtArgs["result"]["apiKey"]>
   composites: {}
 }
@@ -1220,6 +1274,7 @@ export interface ApiKeyFieldRefs {
   readonly lastUsedAt: Prisma.FieldRef<"ApiKey", 'DateTime'>
   readonly revokedAt: Prisma.FieldRef<"ApiKey", 'DateTime'>
   readonly createdByUserId: Prisma.FieldRef<"ApiKey", 'String'>
+  readonly scopes: Prisma.FieldRef<"ApiKey", 'String[]'>
 }
     
 
