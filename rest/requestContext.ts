@@ -1,8 +1,7 @@
 // Per-request identity (SPEC 7): every response carries Request-Id and traceparent (a valid
 // incoming W3C traceparent is echoed), and every request is logged once, without its query string.
-import { randomBytes } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { newId } from '../server/ids.ts';
+import { newId, randomHex } from '../server/ids.ts';
 import type { Logger } from '../server/logger.ts';
 import type { RequestLog } from '../server/requestLog.ts';
 
@@ -10,7 +9,7 @@ const traceparentShape = /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-
 
 export function traceparentFor(incoming: string | undefined): string {
   if (incoming && traceparentShape.test(incoming)) return incoming;
-  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+  return `00-${randomHex(16)}-${randomHex(8)}-01`;
 }
 
 export interface RequestLocals {

@@ -15,6 +15,8 @@ export const redisCommandTimeoutMs = 150;
 export function connectRedis(url: string, logger: Logger, role: string, commandTimeoutMs = redisCommandTimeoutMs): Redis {
   const redis = new Redis(url, {
     enableOfflineQueue: false,
+    // commands issued in the same tick (the quota checks of requests that arrived together) go in one write
+    enableAutoPipelining: true,
     commandTimeout: commandTimeoutMs,
     maxRetriesPerRequest: 0,
     connectTimeout: 1000,
