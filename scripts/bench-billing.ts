@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { ensureDatabase, startInstance as startCompiled, stopInstances } from './benchDatabase.ts';
+import { ensureDatabase, freePort, startInstance as startCompiled, stopInstances } from './benchDatabase.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ids_bench_billing';
@@ -18,8 +18,8 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 8);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
-function startInstance(extra: NodeJS.ProcessEnv) {
-  const port = 5900 + Math.floor(Math.random() * 500);
+async function startInstance(extra: NodeJS.ProcessEnv) {
+  const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', IDS_AUTO_INGEST: 'off', IDS_DEMO_ORG: 'off', LOG_LEVEL: 'warn', IDS_WEBHOOK_WORKER: 'off', ...extra };
   delete env.REDIS_URL;
   return startCompiled(root, env);

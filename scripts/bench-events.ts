@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { ensureDatabase, startInstance as startCompiled, stopInstances } from './benchDatabase.ts';
+import { ensureDatabase, freePort, startInstance as startCompiled, stopInstances } from './benchDatabase.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ids_bench_events';
@@ -30,7 +30,7 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redis = new Redis(redisUrl);
 
 async function startInstance(extra: NodeJS.ProcessEnv = {}) {
-  const port = 5400 + Math.floor(Math.random() * 500);
+  const port = await freePort();
   return startCompiled(root, { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, PORT: String(port), HOST: '127.0.0.1', IDS_AUTO_INGEST: 'off', IDS_DEMO_ORG: 'off', LOG_LEVEL: 'warn', IDS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', IDS_WEBHOOK_SECRET_KEY: randomKey, ...extra });
 }
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { ensureDatabase } from './benchDatabase.ts';
+import { ensureDatabase, freePort } from './benchDatabase.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ids_bench_start';
@@ -23,7 +23,7 @@ type Variant = keyof typeof variants;
 const rssKb = (pid: number) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)![1]);
 
 async function startOnce(variant: Variant) {
-  const port = 4900 + Math.floor(Math.random() * 500);
+  const port = await freePort();
   const started = performance.now();
   const child = spawn(process.execPath, [...variants[variant]], {
     cwd: root,

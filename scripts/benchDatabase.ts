@@ -1,7 +1,24 @@
 // What benchmarks share: the PostgreSQL database they run on (created if missing, dropped first
 // with `fresh`), and service instances run as `npm start` runs them (compiled, dist/main.js).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import pg from 'pg';
+
+/**
+ * A port nothing listens on now (the system picks it). A random port could be one an earlier
+ * instance holds: the new instance then fails to listen, and the old one answers in its place
+ * (one bench:billing run measured the billed instance against itself that way).
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 export async function ensureDatabase(url: string, fresh = false): Promise<void> {
   const admin = new URL(url);
@@ -24,7 +41,8 @@ export async function startInstance(root: string, env: NodeJS.ProcessEnv): Promi
   const url = `http://127.0.0.1:${env.PORT}`;
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
     if (child.exitCode !== null) throw new Error(`instance exited with ${child.exitCode}`);
-    if (await fetch(`${url}/v1/billing/rates`).then((r) => r.ok, () => false)) return { child, url };
+    // answered, and still running: the answer is this instance's, not another's on the same port
+    if ((await fetch(`${url}/v1/billing/rates`).then((r) => r.ok, () => false)) && child.exitCode === null) return { child, url };
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('instance did not start');

@@ -249,12 +249,14 @@ export class Admission {
     for (const c of charges) byClass.set(c.meterClass, (byClass.get(c.meterClass) ?? 0) + 1);
     const summary = [...byClass].map(([meter, calls]) => `${meter} ${calls}`).join(', ');
     const entry = await appendEntry(tx, orgId, { type: 'debit', amountMillicents: -total, description: `Usage: ${charges.length} calls (${summary})` });
-    // One array per column, unnested by the database: a settlement may hold thousands of charges,
-    // and Prisma's createMany would bind (and build in JavaScript) seven parameters per row.
+    // The charges go as one JSON text, taken apart by the database: a settlement may hold thousands
+    // of them, and binding them (createMany's seven parameters per row, or an array per column) cost
+    // the instance more JavaScript per request than the request itself. Times are UTC instants.
+    const rows = JSON.stringify(charges.map((c) => ({ r: c.requestId, m: c.meterClass, u: c.units, c: c.millicents.toString(), a: c.at.toISOString() })));
     await tx.$executeRaw`
       INSERT INTO "RequestCharge" ("requestId", "orgId", "meterClass", "units", "millicents", "ledgerEntryId", "createdAt")
-      SELECT r, ${orgId}, m, u, c, ${entry!.id}, a
-      FROM unnest(${charges.map((c) => c.requestId)}::text[], ${charges.map((c) => c.meterClass)}::text[], ${charges.map((c) => c.units)}::int[], ${charges.map((c) => c.millicents.toString())}::bigint[], ${charges.map((c) => c.at)}::timestamp[]) AS t(r, m, u, c, a)
+      SELECT t.r, ${orgId}, t.m, t.u, t.c::bigint, ${entry!.id}, t.a AT TIME ZONE 'UTC'
+      FROM json_to_recordset(${rows}::json) AS t(r text, m text, u int, c text, a timestamptz)
       ON CONFLICT ("requestId") DO NOTHING`;
     const spend = account.periodSpendMillicents + total;
     const softCapReached = account.softCapCents !== null && spend >= BigInt(account.softCapCents) * millicentsPerCent && account.softCapNotifiedPeriod !== account.period;
