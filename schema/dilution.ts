@@ -162,8 +162,8 @@ builder.queryFields((t) => ({
     args: { ticker: t.arg.string(), cik: t.arg.string() },
     resolve: async (_root, args, ctx) => {
       requireDataAccess(ctx);
-      const { cik, asOf, inputs } = await scoreInputs(ctx, args);
-      return { cik, asOf, result: scoreOf(inputs) };
+      const { cik, asOf, inputs, why } = await scoreInputs(ctx, args);
+      return { cik, asOf, result: scoreOf(inputs, why) };
     },
   }),
   dilutionRatings: t.field({
@@ -172,8 +172,8 @@ builder.queryFields((t) => ({
     args: { ticker: t.arg.string(), cik: t.arg.string() },
     resolve: async (_root, args, ctx) => {
       requireDataAccess(ctx);
-      const { cik, asOf, inputs } = await scoreInputs(ctx, args);
-      return { cik, asOf, result: ratingsOf(inputs) };
+      const { cik, asOf, inputs, why } = await scoreInputs(ctx, args);
+      return { cik, asOf, result: ratingsOf(inputs, why) };
     },
   }),
   dilutionCoverage: t.field({

@@ -4,7 +4,7 @@
 // events elsewhere (a prospectus's risk factors). Every value cites its sentence verbatim.
 import { readEightK } from './eightKCover.ts';
 import { splitItems } from './eightKSections.ts';
-import { cite, count, scaled, toIsoDate, unitsOf, writtenDate, type Cited, type Field, type Unit } from './dilutionText.ts';
+import { cite, count, scaled, toIsoDate, unitsOf, writtenDate, type Cited, type Confidence, type Field, type Unit } from './dilutionText.ts';
 import { warrantsIn, type WarrantTerms } from './dilutionWarrants.ts';
 
 export type { Cited, Confidence, Field } from './dilutionText.ts';
@@ -29,6 +29,22 @@ export interface ExchangeNotice {
   noticeDate: Field<string>;
   /** YYYY-MM-DD by which compliance must be regained (compliance period end, extension) */
   deadline: Field<string>;
+}
+
+/**
+ * An account of regained compliance with a listing rule. 'confirmed': the exchange notified or
+ * confirmed that the issuer regained compliance, or closed the matter. 'unconfirmed': the issuer
+ * says it meets the requirement but states no confirmation by the exchange, or the sentence is
+ * negated ("we have not yet been advised ... that we have regained compliance").
+ */
+export interface ComplianceRegained {
+  exchange: Field<string>;
+  rule: Field<string>;
+  deficiency: Field<Deficiency>;
+  /** cites the sentence that reports the regained compliance */
+  status: Cited<'confirmed' | 'unconfirmed'>;
+  /** YYYY-MM-DD of the exchange's confirmation, when stated (only for a confirmed cure) */
+  confirmedDate: Field<string>;
 }
 
 export interface ReverseSplit {
@@ -59,6 +75,8 @@ export interface EightKDilution {
   /** the header lists items the document text has no section for (an index-only record) */
   indexOnly: boolean;
   exchangeNotices: { item: string; notice: ExchangeNotice }[];
+  /** Item 3.01 accounts of compliance regained (confirmed by the exchange or not) */
+  complianceRegained: { item: string; cure: ComplianceRegained }[];
   reverseSplits: { item: string; split: Cited<ReverseSplit> }[];
   securitiesSales: { item: string; sale: SecuritiesSale }[];
   failures: string[];
@@ -86,19 +104,25 @@ const deficiencies: [Deficiency, RegExp][] = [
   ['annual_meeting', /annual meeting/i],
 ];
 
+const exchangeName = /\b(Nasdaq|NYSE American|NYSE Arca|NYSE|New York Stock Exchange)\b/;
+const exchangeOf = (m: RegExpMatchArray) => (m[1] === 'New York Stock Exchange' ? 'NYSE' : m[1]!);
+const rulePattern = /\b((?:Nasdaq|NYSE American|NYSE)?\s?(?:Listing|Marketplace)?\s?Rules?\s(\d{3,4}(?:\([a-zA-Z0-9]+\))+))/;
+const companyGuidePattern = /\bSection (\d{3,4}(?:\([a-z0-9]+\))+) of the NYSE American Company Guide/i;
+const ruleOf = (m: RegExpMatchArray) => m[1]!.trim().replace(/\s+/g, ' ');
+
 /** An exchange compliance notice in a passage (an Item 3.01 body, or an issuer's account of one). */
 export function exchangeNoticeIn(text: string): ExchangeNotice | null {
   const units = unitsOf(text);
   const notice: ExchangeNotice = {
-    exchange: first(units, /\b(Nasdaq|NYSE American|NYSE Arca|NYSE|New York Stock Exchange)\b/, (m, u) => cite(m[1] === 'New York Stock Exchange' ? 'NYSE' : m[1]!, u.text, m, 'high', 'exchange_named')),
-    rule: first(units, /\b((?:Nasdaq|NYSE American|NYSE)?\s?(?:Listing|Marketplace)?\s?Rules?\s(\d{3,4}(?:\([a-zA-Z0-9]+\))+))/, (m, u) =>
-      /\b(?:failure|not in compliance|deficien|no longer|below|regain|minimum)/i.test(u.text) ? cite(m[1]!.trim().replace(/\s+/g, ' '), u.text, m, 'high', 'rule_cited_with_deficiency') : null,
-    ) ?? first(units, /\bSection (\d{3,4}(?:\([a-z0-9]+\))+) of the NYSE American Company Guide/i, (m, u) => cite(m[0], u.text, m, 'high', 'company_guide_section')),
+    exchange: first(units, exchangeName, (m, u) => cite(exchangeOf(m), u.text, m, 'high', 'exchange_named')),
+    rule: first(units, rulePattern, (m, u) =>
+      /\b(?:failure|not in compliance|deficien|no longer|below|regain|minimum)/i.test(u.text) ? cite(ruleOf(m), u.text, m, 'high', 'rule_cited_with_deficiency') : null,
+    ) ?? first(units, companyGuidePattern, (m, u) => cite(m[0], u.text, m, 'high', 'company_guide_section')),
     deficiency: null,
     noticeDate:
       first(units, dated(String.raw`\b(?:notified|received (?:a |an )?(?:deficiency |written )?(?:letter|notice|notification)(?: from [^.]{0,60}?)?) on DATE`), (m, u) => cite(toIsoDate(m[1]!)!, u.text, m, 'high', 'notice_received_on')) ??
       first(units, dated(String.raw`\breceived (?:a |an )?(?:deficiency |written )?(?:letter|notice|notification) (?:dated )?(?:on )?DATE`), (m, u) => cite(toIsoDate(m[1]!)!, u.text, m, 'high', 'notice_letter_dated')) ??
-      first(units, dated(String.raw`^On DATE,[^.]{0,120}?received`), (m, u) => cite(toIsoDate(m[1]!)!, u.text, m, 'high', 'notice_on_date_received')),
+      first(units, dated(String.raw`^On DATE,(?:[^.]|\b(?:Inc|Corp|Co|Ltd|Plc|N\.V|S\.A)\.){0,120}?received`), (m, u) => cite(toIsoDate(m[1]!)!, u.text, m, 'high', 'notice_on_date_received')),
     deadline:
       first(units, dated(String.raw`\b(?:extension|until|through|by|or until) (?:to )?DATE,? to regain compliance`), (m, u) => cite(toIsoDate(m[1]!)!, u.text, m, 'high', 'deadline_to_regain_compliance')) ??
       first(units, dated(String.raw`\b(?:compliance period|period of 180 calendar days)[^.]{0,80}?(?:until|through|ending on|expir\w* on) DATE`), (m, u) => cite(toIsoDate(m[1]!)!, u.text, m, 'high', 'compliance_period_end')) ??
@@ -113,6 +137,104 @@ export function exchangeNoticeIn(text: string): ExchangeNotice | null {
     }
   }
   return notice.rule || notice.deficiency ? notice : null;
+}
+
+// Regained compliance. A cure is a statement of status, past or present: "has regained compliance",
+// "is currently in compliance with", "the matter is now closed". What a deficiency notice says will
+// happen ("Nasdaq will provide written confirmation that the Company has regained compliance and
+// the matter will be closed"), a deadline ("has until ... to regain compliance") and a hope ("there
+// can be no assurance that we will regain compliance") are not cures.
+const curePhrase =
+  /\b(?:regained compliance|(?:is|are|was|were|remains?|has been|have been) (?:currently |now |again |once again |back )?in compliance with(?! (?:all |each of the |the )?(?:other|remaining)\b)|(?:evidenced|demonstrated) compliance|(?:the|this) matter (?:is|was|has been) (?:now )?closed|cured (?:the|its|this|such) deficienc(?:y|ies))/i;
+/** before the cure: it is a condition, a future or a duty, not a status */
+const hypothetical = /\b(?:if|unless|whether|until|provided|so long as|as long as|in order to|to the extent|in the event|assurance|will|would|may|might|could|can|shall|should|must|expects?|intends?|plans?|anticipates?|seeks?)\b/i;
+/** before the cure: it is denied ("we have not yet formally been advised by Nasdaq that we have regained compliance") */
+const negation = /\b(?:not|never|no|yet to|neither|nor|without)\b|n[’']t\b/i;
+/** after the cure: the exchange's word is still awaited ("..., although Nasdaq has not yet confirmed it") */
+const awaited = /\b(?:but|although|though|however|pending|awaiting|subject to)\b[^;]*?\b(?:not|yet to|awaiting|pending|confirm\w*)\b/i;
+/** before the cure: the issuer's opinion, not the exchange's word */
+const belief = /\b(?:believes?|believed|considers?|considered|understands?|estimates?)\b/i;
+/** before the cure: the exchange (or its letter) notified, confirmed, determined ... that */
+const exchangeSaid = /\b(?:confirm|notif|inform|advis|determin|stat|indicat)\w*\b[^;]{0,160}?\bthat\b[^;]*$/i;
+const exchangeNamed = /\b(?:Nasdaq|NYSE|New York Stock Exchange|the Exchange|the Staff|the Panel|Hearings Panel|Listing Qualifications)\b|\b(?:letter|notice|notification|confirmation)\b/i;
+const matterClosed = /\b(?:the|this) matter (?:is|was|has been) (?:now )?closed\b/i;
+const confirmationDates = [
+  dated(String.raw`^On DATE,`),
+  dated(String.raw`\b(?:received|receipt of)\b[^.;]{0,100}?\b(?:on|dated) DATE`),
+  dated(String.raw`\b(?:confirmed|notified|informed|advised|determined)\b[^.;]{0,60}? on DATE`),
+  dated(String.raw`\b(?:letter|notice|notification|confirmation) dated DATE`),
+];
+
+/**
+ * Regained compliance with a listing rule in a passage (an Item 3.01 body, or an issuer's account):
+ * the first sentence the exchange's confirmation reports, else the first the issuer states alone.
+ * Exchange, rule and deficiency are read from that sentence, else (medium confidence) from the
+ * passage's account of the deficiency. Null when no sentence reports compliance regained or held.
+ */
+export function complianceRegainedIn(text: string): ComplianceRegained | null {
+  const units = unitsOf(text);
+  const read: { unit: Unit; index: number; status: Cited<'confirmed' | 'unconfirmed'> }[] = [];
+  units.forEach((unit, index) => {
+    const m = unit.text.match(curePhrase);
+    if (!m) return;
+    const before = unit.text.slice(0, m.index).replace(/\b(?:no|not) (?:fewer|less|more) than\b/gi, '');
+    if (hypothetical.test(before)) return;
+    const after = unit.text.slice(m.index! + m[0].length);
+    // Imunon: "While our common stock price is currently in compliance with the Minimum Bid Price
+    // Requirement, it is possible ..." is the issuer's word on the price, with no notice from Nasdaq
+    // that the deficiency is closed: unconfirmed, like any statement of compliance the exchange's
+    // confirmation does not report.
+    const status: [value: 'confirmed' | 'unconfirmed', confidence: Confidence, method: string] = negation.test(before)
+      ? ['unconfirmed', 'high', 'regain_negated']
+      : awaited.test(after)
+        ? ['unconfirmed', 'high', 'exchange_confirmation_awaited']
+        : belief.test(before)
+          ? ['unconfirmed', 'medium', 'issuer_belief']
+          : exchangeSaid.test(before) && exchangeNamed.test(unit.text)
+            ? ['confirmed', 'high', 'exchange_confirmed_regained']
+            : matterClosed.test(unit.text)
+              ? ['confirmed', 'high', 'exchange_closed_matter']
+              : ['unconfirmed', 'medium', 'issuer_states_compliance'];
+    read.push({ unit, index, status: cite(status[0], unit.text, m, status[1], status[2]) });
+  });
+  const chosen = read.find((r) => r.status.value === 'confirmed') ?? read[0];
+  if (!chosen) return null;
+  const { unit, index } = chosen;
+  const inUnit = <T>(pattern: RegExp, value: (m: RegExpMatchArray) => T, method: string): Field<T> => {
+    const m = unit.text.match(pattern);
+    return m ? cite(value(m), unit.text, m, 'high', method) : null;
+  };
+  const passage = exchangeNoticeIn(text);
+  const fallback = <T>(field: Field<T> | undefined): Field<T> => (field ? { ...field, confidence: 'medium', method: `${field.method}_in_passage` } : null);
+  const hit = deficiencies.find(([, pattern]) => pattern.test(unit.text));
+  let confirmedDate: Field<string> = null;
+  if (chosen.status.value === 'confirmed') {
+    for (const pattern of confirmationDates) {
+      const m = unit.text.match(pattern);
+      if (m && toIsoDate(m[1]!)) {
+        confirmedDate = cite(toIsoDate(m[1]!)!, unit.text, m, 'high', 'confirmation_dated');
+        break;
+      }
+    }
+    // "On June 3, 2025, the Company received a letter from Nasdaq. The letter stated that the Company had regained compliance ..."
+    const previous = units[index - 1];
+    if (!confirmedDate && previous && /\b(?:letter|notice|notification|confirmation)\b/i.test(previous.text) && !/\b(?:not in compliance|no longer in compliance|deficien)/i.test(previous.text)) {
+      for (const pattern of confirmationDates.slice(0, 2)) {
+        const m = previous.text.match(pattern);
+        if (m && toIsoDate(m[1]!)) {
+          confirmedDate = cite(toIsoDate(m[1]!)!, previous.text, m, 'medium', 'confirmation_letter_dated_before');
+          break;
+        }
+      }
+    }
+  }
+  return {
+    exchange: inUnit(exchangeName, exchangeOf, 'exchange_named') ?? fallback(passage?.exchange),
+    rule: inUnit(rulePattern, ruleOf, 'rule_cited_with_cure') ?? inUnit(companyGuidePattern, (m) => m[0], 'company_guide_section') ?? fallback(passage?.rule),
+    deficiency: hit ? cite(hit[0], unit.text, unit.text.match(hit[1]), 'high', 'deficiency_named') : fallback(passage?.deficiency),
+    status: chosen.status,
+    confirmedDate,
+  };
 }
 
 /** Reverse stock splits in a passage: "1-for-15 reverse split ... effective October 31, 2023". */
@@ -152,7 +274,7 @@ export function securitiesSaleIn(text: string): SecuritiesSale | null {
 
 /** Dilution facts of one 8-K (full submission .txt or primary HTML). Never throws. */
 export function eightKDilutionOf(input: { text: string; name: string }): EightKDilution {
-  const result: EightKDilution = { accessionNumber: null, formType: null, items: [], indexOnly: false, exchangeNotices: [], reverseSplits: [], securitiesSales: [], failures: [] };
+  const result: EightKDilution = { accessionNumber: null, formType: null, items: [], indexOnly: false, exchangeNotices: [], complianceRegained: [], reverseSplits: [], securitiesSales: [], failures: [] };
   let cover;
   try {
     cover = readEightK(input);
@@ -172,8 +294,10 @@ export function eightKDilutionOf(input: { text: string; name: string }): EightKD
     try {
       if (section.item === '3.01') {
         const notice = exchangeNoticeIn(section.body);
+        const cure = complianceRegainedIn(section.body);
         if (notice) result.exchangeNotices.push({ item: section.item, notice });
-        else result.failures.push(`item 3.01: no rule or deficiency found`);
+        if (cure) result.complianceRegained.push({ item: section.item, cure });
+        if (!notice && !cure) result.failures.push(`item 3.01: no rule, deficiency or regained compliance found`);
       } else if (section.item === '5.03') {
         for (const split of reverseSplitsIn(section.body)) result.reverseSplits.push({ item: section.item, split });
       } else if (section.item === '1.01' || section.item === '3.02') {

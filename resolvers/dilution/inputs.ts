@@ -3,7 +3,7 @@
 // records do not give is null (the method then lowers its confidence), never 0.
 import type { DilutionRecord } from '../../prisma/generated/client/client.ts';
 import { isoDay } from '../citations.ts';
-import type { DilutionScoreInputs, ScoreInput } from './score.ts';
+import type { DilutionScoreInputs, MissingReasons, ScoreInput } from './score.ts';
 
 const day = 86_400_000;
 const num = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number.isFinite(Number(v)) ? Number(v) : null);
@@ -15,13 +15,14 @@ const input = (value: number, r: DilutionRecord): ScoreInput => ({ value, asOf: 
  * @param hasIndex whether EDGAR's index of the company's filings was ingested (its submissions): only
  *   then does "no 8-K item 3.01 / 5.03 and no offering in the window" count as zero rather than unknown
  */
-export function scoreInputsOf(records: DilutionRecord[], hasIndex: boolean): { asOf: string | null; inputs: DilutionScoreInputs } {
+export function scoreInputsOf(records: DilutionRecord[], hasIndex: boolean): { asOf: string | null; inputs: DilutionScoreInputs; why: MissingReasons } {
   const dated = records.filter((r) => r.date).sort((a, b) => b.date!.getTime() - a.date!.getTime() || a.id.localeCompare(b.id));
   const asOfDate = dated[0]?.date ?? null;
   const asOf = isoDay(asOfDate);
   const latest = (kind: string, when: (r: DilutionRecord) => boolean = () => true) => dated.find((r) => r.kind === kind && when(r)) ?? null;
   const inputs: DilutionScoreInputs = {};
-  if (!asOfDate) return { asOf, inputs };
+  const why: MissingReasons = {};
+  if (!asOfDate) return { asOf, inputs, why };
 
   const cash = latest('cash_position');
   if (cash) {
@@ -70,11 +71,19 @@ export function scoreInputsOf(records: DilutionRecord[], hasIndex: boolean): { a
       asOf: asOf!,
       source: rows[0] ? source(rows[0]) : { accessionNumber: null, citationUrl: null, sourceSpan: `no ${what} in the filings EDGAR's index lists for the company` },
     });
-    const notices = dated.filter((r) => r.kind === 'compliance_notice' && within(r, 365));
+    // Only notices still open count: one cured by a later 8-K reporting the exchange's confirmation
+    // of regained compliance does not, nor does that 8-K itself (status 'regained'). An item known
+    // only from EDGAR's index (status 'unknown') may be either, so while one is in the window the
+    // count is not known: the input is missing, and the score lowers its confidence instead.
+    const statusOf = (r: DilutionRecord) => (r.values as { status?: string }).status;
+    const notices = dated.filter((r) => r.kind === 'compliance_notice' && within(r, 365) && statusOf(r) === 'open');
+    const unknown = dated.filter((r) => r.kind === 'compliance_notice' && within(r, 365) && statusOf(r) === 'unknown').length;
     const deadlines = notices.map((r) => (r.values as { deadline?: string | null }).deadline).filter((d): d is string => !!d).map((d) => Math.round((Date.parse(`${d}T00:00:00Z`) - asOfDate.getTime()) / day));
-    inputs.openComplianceNotices = { ...counted(notices, '8-K item 3.01 in the 12 months'), daysToNearestDeadline: deadlines.length ? deadlines.sort((a, b) => Math.abs(a) - Math.abs(b))[0]! : null };
+    const open = counted(notices, "open 8-K item 3.01 notice (status 'open': not cured by a later 8-K reporting the exchange's confirmation of regained compliance) in the 12 months");
+    inputs.openComplianceNotices = unknown ? null : { ...open, daysToNearestDeadline: deadlines.length ? deadlines.sort((a, b) => Math.abs(a) - Math.abs(b))[0]! : null };
+    if (unknown) why.openComplianceNotices = `${unknown} 8-K item 3.01 in the 12 months to ${asOf} ${unknown === 1 ? 'is' : 'are'} known only from EDGAR's index: a notice or a cure, unread, so the open notices cannot be counted`;
     inputs.reverseSplitsLast24m = counted(dated.filter((r) => r.kind === 'reverse_split' && within(r, 730)), 'reverse split in the 24 months');
     inputs.recentOfferingsLast12m = counted(dated.filter((r) => r.kind === 'offering' && /^424B[345]$/.test(r.form ?? '') && within(r, 365)), 'offering prospectus (424B3/4/5) in the 12 months');
   }
-  return { asOf, inputs };
+  return { asOf, inputs, why };
 }

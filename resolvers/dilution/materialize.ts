@@ -6,13 +6,16 @@ import type { Db } from '../../prisma/db.ts';
 import type { Fact, Prisma } from '../../prisma/generated/client/client.ts';
 import type { OfferingDocument } from '../../ingest/parsers/offerings.ts';
 import type { Cited, Confidence, DilutionTerms } from '../../ingest/parsers/dilutionTerms.ts';
-import { exchangeNoticeIn, reverseSplitsIn, securitiesSaleIn } from '../../ingest/parsers/eightKDilution.ts';
+import { complianceRegainedIn, exchangeNoticeIn, reverseSplitsIn, securitiesSaleIn } from '../../ingest/parsers/eightKDilution.ts';
 import { chunks, digest } from '../../ingest/load/common.ts';
 import { citationUrl, isoDay } from '../citations.ts';
 import { babyShelfOf, runwayOf, runwayRule } from './rules.ts';
 
-/** Bump when what the builder writes changes: companies built by an older version are rebuilt on their next read. */
-export const dilutionRulesVersion = 1;
+/**
+ * Bump when what the builder writes changes: companies built by an older version are rebuilt on their next read.
+ * 2: compliance notices carry a status (open, cured by a later regained-compliance 8-K, regained, unknown).
+ */
+export const dilutionRulesVersion = 3;
 
 export type DilutionKind =
   | 'shares_outstanding'
@@ -315,9 +318,10 @@ function offeringRows(cik: string, forms: OfferingForm[], cited: Map<string, Fil
     const url = form.accessionNumber ? citationUrl(cik, form.accessionNumber, filing?.primaryDocument) : null;
     const kind: DilutionKind = doc.offeringType === 'atm' ? 'atm_program' : doc.offeringType === 'shelf' ? 'shelf' : 'offering';
     const filedAt = form.filedAt ?? filing?.filedAt ?? null;
-    // the float a shelf takedown is limited by: the latest stated on or before the filing
+    // the float a shelf takedown is limited by: the latest reported (XBRL) on or before the filing
     const float = filedAt ? floats.filter((f) => f.date && f.date.getTime() <= filedAt.getTime()).sort((a, b) => a.date!.getTime() - b.date!.getTime()).pop() : undefined;
-    const babyShelf = /^S-3|^424B[35]$/.test(doc.formType) && float ? (float.values.babyShelf as unknown) : null;
+    const terms = (form.data as { dilutionTerms?: DilutionTerms }).dilutionTerms;
+    const babyShelf = /^S-3|^424B[35]$/.test(doc.formType) ? babyShelfFor(float, terms?.babyShelf.publicFloat ?? null, filedAt) : null;
     rows.push({
       id: id('offering', form.id, kind, 0),
       cik,
@@ -354,7 +358,6 @@ function offeringRows(cik: string, forms: OfferingForm[], cited: Map<string, Fil
       confidence: doc.confidence ?? 'medium',
       method: 'offering_document',
     });
-    const terms = (form.data as { dilutionTerms?: DilutionTerms }).dilutionTerms;
     if (terms) {
       const event = rows[rows.length - 1]!;
       event.values.terms = termsSummary(terms);
@@ -362,6 +365,21 @@ function offeringRows(cik: string, forms: OfferingForm[], cited: Map<string, Fil
     }
   }
   return rows;
+}
+
+/**
+ * The baby-shelf limit of an S-3 or its prospectus, from the newer of two floats: the XBRL public
+ * float reported on or before the filing, and the float the document itself states (with the date
+ * it gives). Each carries where it came from; null when neither is known.
+ */
+function babyShelfFor(reported: DilutionRow | undefined, stated: Cited<number> | null, filedAt: Date | null) {
+  const statedDate = stated ? (stated.asOf ?? isoDay(filedAt)) : null;
+  const reportedDate = reported?.date ? isoDay(reported.date)! : null;
+  if (stated && statedDate && (!reportedDate || statedDate >= reportedDate)) {
+    return { ...babyShelfOf(stated.value, statedDate), floatSource: 'document' as const, sourceSpan: stated.sourceSpan, confidence: stated.confidence };
+  }
+  if (reported?.values.babyShelf) return { ...(reported.values.babyShelf as object), floatSource: 'xbrl' as const, accessionNumber: reported.accessionNumber, sourceSpan: reported.sourceSpan, confidence: reported.confidence };
+  return null;
 }
 
 const valueOf = <T>(field: Cited<T> | null | undefined) => (field ? field.value : null);
@@ -474,10 +492,30 @@ function eightKRows(cik: string, filings: (FilingInfo & { cik: string })[], docu
         values.excerpt = excerpt;
         if (item === '3.01') {
           const notice = exchangeNoticeIn(excerpt);
-          if (notice) {
-            Object.assign(values, { exchange: valueOf(notice.exchange), rule: valueOf(notice.rule), deficiency: valueOf(notice.deficiency), noticeDate: valueOf(notice.noticeDate), deadline: valueOf(notice.deadline) });
-            const read = [notice.rule, notice.deficiency, notice.deadline].filter((f): f is NonNullable<typeof f> => !!f);
-            if (read.length) ({ confidence, span } = { confidence: lowest(read.map((f) => f.confidence)), span: read[0]!.sourceSpan });
+          const cure = complianceRegainedIn(excerpt);
+          if (cure?.status.value === 'confirmed') {
+            // the exchange confirmed that the issuer regained compliance: this 8-K reports the cure
+            // (linkCures marks the notices it closes); a date read from the cure sentence is not the notice's
+            const cureSpans = new Set([cure.status.sourceSpan, cure.confirmedDate?.sourceSpan]);
+            Object.assign(values, {
+              status: 'regained',
+              regainedDate: valueOf(cure.confirmedDate),
+              exchange: valueOf(cure.exchange) ?? valueOf(notice?.exchange),
+              rule: valueOf(cure.rule),
+              deficiency: valueOf(cure.deficiency),
+              noticeDate: notice?.noticeDate && !cureSpans.has(notice.noticeDate.sourceSpan) ? notice.noticeDate.value : null,
+              deadline: null,
+            });
+            ({ confidence, span } = { confidence: cure.status.confidence, span: cure.status.sourceSpan });
+          } else {
+            values.status = 'open';
+            if (notice) {
+              Object.assign(values, { exchange: valueOf(notice.exchange), rule: valueOf(notice.rule), deficiency: valueOf(notice.deficiency), noticeDate: valueOf(notice.noticeDate), deadline: valueOf(notice.deadline) });
+              const read = [notice.rule, notice.deficiency, notice.deadline].filter((f): f is NonNullable<typeof f> => !!f);
+              if (read.length) ({ confidence, span } = { confidence: lowest(read.map((f) => f.confidence)), span: read[0]!.sourceSpan });
+            }
+            // the issuer says it meets the requirement, the exchange has not confirmed it (or the sentence denies it): still open
+            if (cure) values.unconfirmedRegain = { deficiency: valueOf(cure.deficiency), rule: valueOf(cure.rule), sourceSpan: cure.status.sourceSpan, method: cure.status.method };
           }
         }
         if (item === '5.03') {
@@ -499,6 +537,7 @@ function eightKRows(cik: string, filings: (FilingInfo & { cik: string })[], docu
           }
         }
       } else {
+        if (item === '3.01') values.status = 'unknown';
         values.note = fromDocument
           ? `The 8-K's document was ingested but no Item ${item} section was found in it.`
           : `EDGAR's index lists Item ${item} for this 8-K; its document was not ingested, so the terms are not known here.`;
@@ -523,7 +562,46 @@ function eightKRows(cik: string, filings: (FilingInfo & { cik: string })[], docu
       });
     }
   }
+  linkCures(rows.filter((r) => r.kind === 'compliance_notice'));
   return rows;
+}
+
+/** The rule's number as printed ("5550(a)(2)"), to compare "Nasdaq Listing Rule 5550(a)(2)" with "Listing Rule 5550(a)(2)". */
+const ruleNumber = (rule: unknown): string | null => (typeof rule === 'string' ? (rule.match(/\d{3,4}(?:\([a-zA-Z0-9]+\))+/)?.[0].toLowerCase() ?? null) : null);
+
+/**
+ * Marks the open notices a later regained-compliance 8-K of the company closes: status 'cured',
+ * curedBy {accessionNumber, date}. A cure dated on or after the notice matches it by deficiency
+ * when both name one, else by rule number when both cite one; a cure naming neither closes the
+ * newest earlier notice still open of the same exchange. Cures are taken oldest first, so a notice
+ * is closed by the first cure that matches it. Rows without a date are never linked.
+ */
+function linkCures(notices: DilutionRow[]): void {
+  const time = (r: DilutionRow) => r.date!.getTime();
+  const byDate = (a: DilutionRow, b: DilutionRow) => time(a) - time(b) || (a.accessionNumber ?? '').localeCompare(b.accessionNumber ?? '');
+  const cures = notices.filter((r) => r.values.status === 'regained' && r.date).sort(byDate);
+  const open = notices.filter((r) => r.values.status === 'open' && r.date).sort(byDate);
+  const close = (notice: DilutionRow, cure: DilutionRow, matchedOn: string) => {
+    notice.values.status = 'cured';
+    notice.values.curedBy = { accessionNumber: cure.accessionNumber, date: isoDay(cure.date) };
+    notice.values.cureMatchedOn = matchedOn;
+  };
+  for (const cure of cures) {
+    const earlier = open.filter((n) => n.values.status === 'open' && time(n) <= time(cure) && n.accessionNumber !== cure.accessionNumber);
+    const [deficiency, rule] = [cure.values.deficiency ?? null, ruleNumber(cure.values.rule)];
+    if (deficiency || rule) {
+      for (const notice of earlier) {
+        const noticeRule = ruleNumber(notice.values.rule);
+        if (deficiency && notice.values.deficiency) {
+          if (notice.values.deficiency === deficiency) close(notice, cure, 'deficiency');
+        } else if (rule && noticeRule && noticeRule === rule) close(notice, cure, 'rule');
+      }
+    } else {
+      const exchange = cure.values.exchange ?? null;
+      const newest = earlier.filter((n) => !exchange || !n.values.exchange || n.values.exchange === exchange).pop();
+      if (newest) close(newest, cure, 'exchange');
+    }
+  }
 }
 
 function firstSentence(text: string): string {

@@ -327,7 +327,18 @@ export type DilutionRatings = Record<SubRatingKey, SubRating>;
 
 export type ListedInput =
   | { value: number; asOf: string; source: InputSource; daysToNearestDeadline?: number | null; optional?: true }
-  | { missing: true; optional?: true };
+  | { missing: true; optional?: true; reason?: string };
+
+/** Why an input is missing, where the reader of the records knows (e.g. items whose text was not read). */
+export type MissingReasons = Partial<Record<InputName, string>>;
+
+/** Each sub-rating states why the inputs it lacks are missing, where that is known. */
+function explainMissing(ratings: DilutionRatings, why: MissingReasons): DilutionRatings {
+  for (const rating of Object.values(ratings)) {
+    for (const name of rating.missing) if (why[name]) rating.reasons.push(`${name} missing: ${why[name]}`);
+  }
+  return ratings;
+}
 
 export interface DilutionScore {
   methodologyVersion: typeof methodology.version;
@@ -685,11 +696,11 @@ function rate(key: SubRatingKey, x: Present): SubRating {
 }
 
 /** The five sub-ratings, each with its score, band and the reasons (numbers and dates) behind it. */
-export function ratingsOf(inputs: DilutionScoreInputs): DilutionRatings {
+export function ratingsOf(inputs: DilutionScoreInputs, why: MissingReasons = {}): DilutionRatings {
   const x = readInputs(inputs);
   const out = {} as DilutionRatings;
   for (const key of subRatingKeys) out[key] = rate(key, x);
-  return out;
+  return explainMissing(out, why);
 }
 
 /** The composite band of a 0–100 score. */
@@ -699,10 +710,11 @@ export function compositeBandOf(score: number): Band {
 }
 
 /** The composite score: the weighted mean of the sub-ratings that have a score, its band, and how complete its inputs were. */
-export function scoreOf(inputs: DilutionScoreInputs): DilutionScore {
+export function scoreOf(inputs: DilutionScoreInputs, why: MissingReasons = {}): DilutionScore {
   const x = readInputs(inputs);
   const ratings = {} as DilutionRatings;
   for (const key of subRatingKeys) ratings[key] = rate(key, x);
+  explainMissing(ratings, why);
 
   const present = subRatingKeys.filter((k) => ratings[k].score !== null);
   const weightPresent = present.reduce((sum, k) => sum + methodology.weights[k], 0);
@@ -722,7 +734,7 @@ export function scoreOf(inputs: DilutionScoreInputs): DilutionScore {
     const optional = name === 'warrantsInTheMoney' ? ({ optional: true } as const) : {};
     if (input === null) {
       missing.push(name);
-      listed[name] = { missing: true, ...optional };
+      listed[name] = { missing: true, ...optional, ...(why[name] ? { reason: why[name] } : {}) };
     } else {
       const entry: ListedInput = { value: input.value, asOf: input.asOf, source: { ...input.source }, ...optional };
       if (name === 'openComplianceNotices') entry.daysToNearestDeadline = (input as ComplianceNoticesInput).daysToNearestDeadline ?? null;

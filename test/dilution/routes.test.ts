@@ -144,6 +144,19 @@ describe.runIf(hasCorpus)('the dilution family over the corpus', { timeout: 120_
     expectVerified(paged);
   });
 
+  it('a shelf prospectus carries the baby-shelf limit computed from the public float it states, with that float\'s date and sentence', async () => {
+    const atm = (await all('/v1/dilution/events?ticker=ALZN')).find((r) => r.accessionNumber === '0001214659-26-002941' && 'offeringType' in r.values);
+    // "the aggregate market value of our outstanding common stock held by non-affiliates was approximately $9,188,860 ... as of March 6, 2026"
+    expect(atm.values.babyShelf).toMatchObject({ applies: true, publicFloat: 9188860, floatDate: '2026-03-06', capacity12m: 3062953, floatSource: 'document' });
+    expect(atm.values.babyShelf.label).toContain('$9,188,860 as of 2026-03-06');
+    // the rule's one third agrees with the one third the prospectus prints
+    expect(atm.values.terms.babyShelf.oneThirdLimit).toMatchObject({ value: atm.values.babyShelf.capacity12m, method: 'baby_shelf_one_third_stated' });
+    const flat = texts.get('filings/offerings/424B5_0001214659-26-002941_Alzamend.txt')!.replace(/<[^>]+>/g, ' ').replace(/&nbsp;|&#160;/g, ' ').replace(/\s+/g, ' ');
+    expect(flat).toContain(atm.values.babyShelf.sourceSpan.replace(/\s+/g, ' '));
+    const imunon = (await all('/v1/dilution/events?ticker=IMNN')).find((r) => r.accessionNumber === '0001493152-25-029712' && 'offeringType' in r.values);
+    expect(imunon.values.babyShelf).toMatchObject({ applies: true, publicFloat: 18075494, floatDate: '2024-05-10', capacity12m: Math.floor(18075494 / 3), floatSource: 'document' });
+  });
+
   it('an offering document is an event read from its cover, citing the filing; one event by id with its linked records', async () => {
     const events = await all('/v1/dilution/events?ticker=IMNN');
     const offering = events.find((r) => r.accessionNumber === '0001493152-25-029712');

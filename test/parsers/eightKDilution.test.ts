@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { eightKDilutionOf, exchangeNoticeIn, reverseSplitsIn, securitiesSaleIn } from '../../ingest/parsers/eightKDilution.ts';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { complianceRegainedIn, eightKDilutionOf, exchangeNoticeIn, reverseSplitsIn, securitiesSaleIn } from '../../ingest/parsers/eightKDilution.ts';
 import { readOffering } from '../../ingest/parsers/offeringSource.ts';
 import { corpusFile, hasCorpus } from '../corpus.ts';
 
@@ -90,6 +92,104 @@ describe.runIf(hasCorpus)('8-K dilution item readers on real issuer text', () =>
     expect(exchangeNoticeIn('The Company announced its results for the quarter.')).toBeNull();
     expect(reverseSplitsIn('The board approved a new bylaw.')).toEqual([]);
     expect(securitiesSaleIn('The Company held its annual meeting.')).toBeNull();
+  });
+});
+
+describe.runIf(hasCorpus)('regained compliance on real issuer text', () => {
+  // The corpus holds no exchange's confirmation of a cure: its offering documents tell of compliance
+  // only in the issuer's words, which are no cure until the exchange confirms it.
+  it('Imunon: "not yet formally been advised by Nasdaq that we have regained compliance" is a denied cure of the stockholders’ equity deficiency', async () => {
+    const text = await offeringText('424B5_0001493152-25-029712_Imunon.txt');
+    const sentence = between(text, 'We have not yet formally been advised', 'If we are unable to maintain');
+    const cure = complianceRegainedIn(sentence)!;
+    expectSpansReal(cure, text);
+    expect(cure.status).toMatchObject({ value: 'unconfirmed', method: 'regain_negated' });
+    expect(cure.status.sourceSpan).toMatch(/^We have not yet formally been advised by Nasdaq that we have regained compliance with the Minimum Stockholders’ Equity Requirement, although/);
+    expect([cure.exchange?.value, cure.deficiency?.value, cure.rule, cure.confirmedDate]).toEqual(['Nasdaq', 'stockholders_equity', null, null]);
+    // read with the deficiency letter before it: the rule comes from the passage, at medium confidence
+    const passage = complianceRegainedIn(between(text, 'We received a deficiency letter on May 19, 2025', 'If we are unable to maintain'))!;
+    expectSpansReal(passage, text);
+    expect(passage.status.value).toBe('unconfirmed');
+    expect(passage.deficiency?.value).toBe('stockholders_equity');
+    expect(passage.rule).toMatchObject({ value: 'Nasdaq Listing Rule 5550(b)(1)', confidence: 'medium' });
+  });
+
+  it('Imunon: "While our common stock price is currently in compliance with the Minimum Bid Price Requirement" is the issuer’s word, unconfirmed', async () => {
+    const text = await offeringText('424B5_0001493152-25-029712_Imunon.txt');
+    const cure = complianceRegainedIn(between(text, 'We have in the past been unable to meet', 'We received a deficiency letter'))!;
+    expectSpansReal(cure, text);
+    expect(cure.status).toMatchObject({ value: 'unconfirmed', method: 'issuer_states_compliance' });
+    expect(cure.status.sourceSpan).toMatch(/^While our common stock price is currently in compliance with the Minimum Bid Price Requirement/);
+    expect(cure.deficiency).toMatchObject({ value: 'minimum_bid_price', confidence: 'high' });
+    expect(cure.rule).toMatchObject({ value: 'Nasdaq Listing Rule 5550(a)(2)', confidence: 'medium' });
+    expect(cure.exchange?.value).toBe('Nasdaq');
+    expect(cure.confirmedDate).toBeNull();
+  });
+
+  it('Traws: a Panel\'s extension "to regain compliance" is a deadline, not a cure', async () => {
+    const text = await offeringText('424B4_0001104659-24-132924_Traws-Pharma.txt');
+    expect(complianceRegainedIn(between(text, 'We are required to meet certain qualitative', 'If we cease to be eligible'))).toBeNull();
+  });
+});
+
+describe('regained compliance: confirmed cures, denials and conditions (synthetic sentences)', () => {
+  const read = (text: string) => {
+    const cure = complianceRegainedIn(text);
+    if (cure) expectSpansReal(cure, text);
+    return cure && { status: cure.status.value, exchange: cure.exchange?.value ?? null, rule: cure.rule?.value ?? null, deficiency: cure.deficiency?.value ?? null, confirmedDate: cure.confirmedDate?.value ?? null };
+  };
+
+  it('the exchange notified or confirmed the cure, or closed the matter: confirmed, with the date when stated', () => {
+    expect(read('On June 3, 2025, the Company received a letter from Nasdaq notifying it that it has regained compliance with Listing Rule 5550(a)(2) and that the matter is now closed.')).toEqual({
+      status: 'confirmed', exchange: 'Nasdaq', rule: 'Listing Rule 5550(a)(2)', deficiency: null, confirmedDate: '2025-06-03',
+    });
+    expect(read('Nasdaq confirmed that the Company regained compliance with the minimum bid price requirement.')).toEqual({ status: 'confirmed', exchange: 'Nasdaq', rule: null, deficiency: 'minimum_bid_price', confirmedDate: null });
+    expect(read('On September 12, 2024, NYSE American notified the Company that it had regained compliance with the stockholders’ equity requirements of Section 1003(a)(i) of the NYSE American Company Guide.')).toEqual({
+      status: 'confirmed', exchange: 'NYSE American', rule: 'Section 1003(a)(i) of the NYSE American Company Guide', deficiency: 'stockholders_equity', confirmedDate: '2024-09-12',
+    });
+    // the cure in its own sentence, the deficiency from the passage's account of the notice
+    expect(read('As previously reported, on December 5, 2024, the Company received a deficiency letter from Nasdaq stating that it was not in compliance with the minimum bid price requirement under Nasdaq Listing Rule 5550(a)(2). The Company has since regained compliance, and the matter is now closed.')).toEqual({
+      status: 'confirmed', exchange: 'Nasdaq', rule: 'Nasdaq Listing Rule 5550(a)(2)', deficiency: 'minimum_bid_price', confirmedDate: null,
+    });
+    // the letter's date in the sentence before the one that reports its content
+    expect(read('On July 1, 2025, the Company received written notice from the Listing Qualifications Department of Nasdaq. The notice stated that the Company had regained compliance with Listing Rule 5550(a)(2).')).toMatchObject({ status: 'confirmed', rule: 'Listing Rule 5550(a)(2)', confirmedDate: '2025-07-01' });
+  });
+
+  it('a denied, awaited or believed cure is unconfirmed; negations never read as cures', () => {
+    expect(read('The Company has not regained compliance with the minimum bid price requirement.')).toMatchObject({ status: 'unconfirmed', deficiency: 'minimum_bid_price' });
+    expect(read('Nasdaq has not notified the Company that it has regained compliance with Listing Rule 5550(b)(1).')).toMatchObject({ status: 'unconfirmed', rule: 'Listing Rule 5550(b)(1)' });
+    expect(read('The Company has regained compliance with Rule 5550(a)(2), although Nasdaq has not yet confirmed it.')).toMatchObject({ status: 'unconfirmed' });
+    expect(read('The Company believes it has regained compliance with Listing Rule 5550(b)(1).')).toMatchObject({ status: 'unconfirmed' });
+    expect(read('The Company’s stockholders’ equity is now in compliance with the Nasdaq requirement.')).toMatchObject({ status: 'unconfirmed', deficiency: 'stockholders_equity', confirmedDate: null });
+  });
+
+  it('a condition, a future, a deadline or "all other requirements" is no cure at all', () => {
+    for (const sentence of [
+      'If at any time during the compliance period the closing bid price is at least $1.00 for a minimum of 10 consecutive business days, Nasdaq will provide written confirmation that the Company has regained compliance and the matter will be closed.',
+      'There can be no assurance that the Company will regain compliance with the minimum bid price requirement.',
+      'The Company has 180 calendar days, or until July 7, 2025, to regain compliance.',
+      'The Company is currently in compliance with all other continued listing requirements of Nasdaq.',
+      'We received a deficiency letter from Nasdaq notifying us that we were no longer in compliance with the minimum stockholders’ equity requirement.',
+      'The Company announced its results for the quarter.',
+    ]) expect(read(sentence), sentence).toBeNull();
+  });
+});
+
+describe('8-K dilution driver on the Lakeshore fixtures (Item 3.01)', () => {
+  const fixture = (name: string) => readFile(fileURLToPath(new URL(`../fixtures/eightk/${name}`, import.meta.url)), 'utf8');
+
+  it('the bid price notice: rule, deficiency, notice date and 180-day deadline; no cure', async () => {
+    const result = eightKDilutionOf({ text: await fixture('nasdaq-bid-price-notice-3.01.txt'), name: 'notice.txt' });
+    expect(result).toMatchObject({ accessionNumber: '0001999902-25-000040', items: ['3.01'], complianceRegained: [], failures: [] });
+    const { notice } = result.exchangeNotices[0]!;
+    expect([notice.exchange?.value, notice.rule?.value, notice.deficiency?.value, notice.noticeDate?.value, notice.deadline?.value]).toEqual(['Nasdaq', 'Nasdaq Listing Rule 5550(a)(2)', 'minimum_bid_price', '2025-01-08', '2025-07-07']);
+  });
+
+  it('the later 8-K: Nasdaq\'s confirmation of regained compliance, dated', async () => {
+    const result = eightKDilutionOf({ text: await fixture('nasdaq-regained-compliance-3.01.txt'), name: 'cure.txt' });
+    expect(result).toMatchObject({ accessionNumber: '0001999902-25-000052', items: ['3.01'], failures: [] });
+    const { cure } = result.complianceRegained[0]!;
+    expect([cure.status.value, cure.confirmedDate?.value, cure.rule?.value, cure.deficiency?.value]).toEqual(['confirmed', '2025-04-22', 'Nasdaq Listing Rule 5550(a)(2)', 'minimum_bid_price']);
   });
 });
 
