@@ -24,6 +24,7 @@ import {
   type Unit,
 } from './dilutionText.ts';
 import { aggregateWarrantShares, warrantsIn, type WarrantTerms } from './dilutionWarrants.ts';
+import { reverseSplitsIn, type ReverseSplit } from './eightKDilution.ts';
 
 export type { Cited, Confidence, Field } from './dilutionText.ts';
 export type { WarrantKind, WarrantTermLength, WarrantTerms } from './dilutionWarrants.ts';
@@ -99,6 +100,8 @@ export interface DilutionTerms {
   /** an at-the-market program's maximum aggregate offering price */
   atmProgramSize: Field<number>;
   babyShelf: BabyShelf;
+  /** reverse splits the document recounts (its share figures are adjusted for them), each with its sentence */
+  reverseSplits: Cited<ReverseSplit>[];
   sharesOutstandingBefore: Field<number>;
   sharesOutstandingAfter: Field<number>;
   /** the Dilution section: historical NTBV per share (negative for a deficit) */
@@ -127,6 +130,7 @@ const emptyTerms = (doc: Pick<OfferingDocument, 'accessionNumber' | 'formType'> 
   shelfSize: null,
   atmProgramSize: null,
   babyShelf: { publicFloat: null, oneThirdLimit: null, soldPrior12Months: null, remainingCapacity: null },
+  reverseSplits: [],
   sharesOutstandingBefore: null,
   sharesOutstandingAfter: null,
   ntbvPerShareBefore: null,
@@ -481,6 +485,9 @@ export function dilutionTermsOf(text: string, doc: OfferingDocument): DilutionTe
   });
   step('baby shelf', () => {
     terms.babyShelf = babyShelfOf(allUnits);
+  });
+  step('reverse splits', () => {
+    terms.reverseSplits = reverseSplitsIn(own);
   });
   step('shares outstanding', () => outstandingOf(ownUnits, own.split('\n'), terms));
   step('dilution section', () => ntbvOf(own, terms));

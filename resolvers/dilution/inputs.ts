@@ -50,7 +50,8 @@ export function scoreInputsOf(records: DilutionRecord[], hasIndex: boolean): { a
   // shelf and ATM capacity: only what an offering document states (its remaining capacity, its program size)
   type Terms = { babyShelf?: { remainingCapacity?: { value: number } | null }; atmProgramSize?: { value: number } | null; shelfSize?: { value: number } | null };
   const termsOf = (r: DilutionRecord) => (r.values as { terms?: Terms }).terms;
-  const shelf = dated.find((r) => (r.kind === 'shelf' || r.kind === 'offering') && termsOf(r)?.babyShelf?.remainingCapacity);
+  // (an ATM program sold off a baby shelf is limited by the same remaining capacity)
+  const shelf = dated.find((r) => (r.kind === 'shelf' || r.kind === 'offering' || r.kind === 'atm_program') && termsOf(r)?.babyShelf?.remainingCapacity);
   if (shelf) inputs.shelfCapacityRemaining = input(termsOf(shelf)!.babyShelf!.remainingCapacity!.value, shelf);
   const atm = dated.find((r) => r.kind === 'atm_program' && num(termsOf(r)?.atmProgramSize?.value ?? (r.values as { programSize?: number }).programSize) !== null);
   if (atm) inputs.atmCapacityRemaining = input(num(termsOf(atm)?.atmProgramSize?.value ?? (atm.values as { programSize?: number }).programSize)!, atm);

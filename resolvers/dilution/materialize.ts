@@ -15,7 +15,7 @@ import { babyShelfOf, runwayOf, runwayRule } from './rules.ts';
  * Bump when what the builder writes changes: companies built by an older version are rebuilt on their next read.
  * 2: compliance notices carry a status (open, cured by a later regained-compliance 8-K, regained, unknown).
  */
-export const dilutionRulesVersion = 3;
+export const dilutionRulesVersion = 4;
 
 export type DilutionKind =
   | 'shares_outstanding'
@@ -133,7 +133,9 @@ export async function materializeDilution(db: Db, ciks: string[]): Promise<numbe
     const xbrl = xbrlRows(cik, factsOf(cik), cited);
     rows.push(...xbrl);
     rows.push(...offeringRows(cik, companyForms, cited, xbrl.filter((r) => r.kind === 'public_float')));
-    rows.push(...eightKRows(cik, companyFilings, eventsOf(cik)));
+    const eightKs = eightKRows(cik, companyFilings, eventsOf(cik));
+    rows.push(...eightKs);
+    rows.push(...recountedSplits(cik, companyForms, cited, [...xbrl, ...eightKs]));
     rows.push(...indexOfferingRows(cik, companyFilings, new Set(companyForms.map((f) => f.accessionNumber).filter((a): a is string => !!a))));
   }
   await db.dilutionRecord.deleteMany({ where: { cik: { in: companies } } });
@@ -282,6 +284,55 @@ function xbrlRows(cik: string, all: Fact[], cited: Map<string, FilingInfo>): Dil
     );
   }
   return rows;
+}
+
+/** The split factor a reverse-split row states: 15 for '1-for-15', or 1 / an XBRL ratio under 1. */
+function splitFactor(row: DilutionRow): number | null {
+  const { factor, ratio } = row.values as { factor?: number; ratio?: string };
+  if (typeof factor === 'number') return factor;
+  const n = Number(ratio);
+  return Number.isFinite(n) && n > 0 && n < 1 ? Math.round(1 / n) : Number.isFinite(n) && n > 1 ? Math.round(n) : null;
+}
+
+/**
+ * Reverse splits an offering document recounts ("a 1-for-9 reverse split ... effective May 6,
+ * 2025"): one record per split (ratio and effective date), cited from the earliest document that
+ * recounts it, unless an 8-K Item 5.03 or an XBRL fact already records a split of that factor
+ * within 400 days of that date. A recounted split without an effective date is not placed.
+ */
+function recountedSplits(cik: string, forms: OfferingForm[], cited: Map<string, FilingInfo>, recorded: DilutionRow[]): DilutionRow[] {
+  const known = recorded.filter((r) => r.kind === 'reverse_split' && r.date);
+  const byKey = new Map<string, DilutionRow>();
+  const byFiling = [...forms].sort((a, b) => (a.filedAt?.getTime() ?? Infinity) - (b.filedAt?.getTime() ?? Infinity) || a.id.localeCompare(b.id));
+  for (const form of byFiling) {
+    const splits = (form.data as { dilutionTerms?: DilutionTerms }).dilutionTerms?.reverseSplits ?? [];
+    for (const split of splits) {
+      const { ratio, factor, effectiveDate } = split.value;
+      if (!effectiveDate) continue;
+      const key = `${ratio}|${effectiveDate}`;
+      const date = new Date(`${effectiveDate}T00:00:00.000Z`);
+      if (byKey.has(key) || known.some((r) => splitFactor(r) === factor && Math.abs(r.date!.getTime() - date.getTime()) <= 400 * 86_400_000)) continue;
+      const filing = form.accessionNumber ? cited.get(form.accessionNumber) : undefined;
+      byKey.set(key, {
+        id: id('recounted-split', cik, ratio, effectiveDate),
+        cik,
+        kind: 'reverse_split',
+        isEvent: true,
+        date,
+        orderedAt: date,
+        accessionNumber: form.accessionNumber,
+        form: (form.data as OfferingDocument).formType,
+        filedAt: form.filedAt ?? filing?.filedAt ?? null,
+        fromIndexOnly: false,
+        values: { ratio, factor, effectiveDate, recountedBy: 'offering_document' },
+        citationUrl: form.accessionNumber ? citationUrl(cik, form.accessionNumber, filing?.primaryDocument) : null,
+        sourceSpan: split.sourceSpan,
+        confidence: split.confidence,
+        method: 'offering_document',
+      });
+    }
+  }
+  return [...byKey.values()];
 }
 
 function twelveMonths(start: Date, end: Date): boolean {

@@ -144,6 +144,27 @@ describe.runIf(hasCorpus)('the dilution family over the corpus', { timeout: 120_
     expectVerified(paged);
   });
 
+  it('reverse-splits: the splits Alzamend\'s prospectus recounts, each once, and the score counts those of the 24 months', async () => {
+    const rows = await all('/v1/dilution/reverse-splits?ticker=ALZN');
+    // "(i) 1-for-15 reverse split ... effective October 31, 2023, (ii) 1-for-10 reverse split ... effective July 16, 2024 and (iii) 1-for-9 reverse split ... effective May 6, 2025."
+    const recounted = rows.filter((r) => r.values.recountedBy === 'offering_document');
+    expect(recounted.map((r) => [r.date, r.values.ratio, r.values.factor]).sort()).toEqual([
+      ['2023-10-31', '1-for-15', 15],
+      ['2024-07-16', '1-for-10', 10],
+      ['2025-05-06', '1-for-9', 9],
+    ]);
+    const flat = texts.get('filings/offerings/424B5_0001214659-26-002941_Alzamend.txt')!.replace(/<[^>]+>/g, ' ').replace(/&nbsp;|&#160;/g, ' ').replace(/&#8217;|&rsquo;/g, '’').replace(/\s+/g, ' ');
+    for (const r of recounted) {
+      expect(r).toMatchObject({ kind: 'reverse_split', accessionNumber: '0001214659-26-002941', verification: { method: 'offering_document', confidence: 'high' } });
+      expect(flat).toContain(r.verification.sourceSpan.replace(/\s+/g, ' '));
+    }
+    const score = await get('/v1/dilution/score?ticker=ALZN');
+    // as of 2026-03-20: July 16, 2024 and May 6, 2025 are within 24 months; October 31, 2023 is not
+    expect(score.body.inputs.reverseSplitsLast24m).toMatchObject({ value: 2, asOf: '2026-03-20' });
+    // the prospectus's ATM is sold off a baby shelf: its stated remaining capacity is the shelf capacity input
+    expect(score.body.inputs.shelfCapacityRemaining).toMatchObject({ value: 3061933, source: { accessionNumber: '0001214659-26-002941' } });
+  });
+
   it('a shelf prospectus carries the baby-shelf limit computed from the public float it states, with that float\'s date and sentence', async () => {
     const atm = (await all('/v1/dilution/events?ticker=ALZN')).find((r) => r.accessionNumber === '0001214659-26-002941' && 'offeringType' in r.values);
     // "the aggregate market value of our outstanding common stock held by non-affiliates was approximately $9,188,860 ... as of March 6, 2026"
