@@ -4,11 +4,11 @@
 // same quarter of the prior fiscal year. A derived Q4 (FY − 9M YTD) stays flagged as derived, with
 // its formula, exactly as the statements flag it. There are no consensus estimates: the
 // "surprise" is year over year.
-import { ApiError } from '../server/errors.ts';
 import { citationUrl as buildCitationUrl, isoDay } from './citations.ts';
 import type { DataReader } from './dataCache.ts';
 import { divideDecimals, subtractDecimals } from './decimal.ts';
 import { companyStatements } from './financials.ts';
+import { cursorOffset, offsetCursor } from './ownership.ts';
 import type { StatementLine, StatementPeriod } from './statements.ts';
 
 export interface EarningsMetric {
@@ -85,6 +85,7 @@ function metricOf(cik: string, line: StatementLine | undefined, prior: Statement
     } else yoyNullReason = 'The prior-year value is zero or negative: a percent change of it would mislead; yoyChange gives the difference.';
   }
   const fact = line?.fact ?? null;
+  const accessionNumber = fact?.accessionNumber ?? line?.derivation?.terms[0]?.fact.accessionNumber ?? null;
   return {
     value,
     unit: line?.unit ?? null,
@@ -93,13 +94,10 @@ function metricOf(cik: string, line: StatementLine | undefined, prior: Statement
     missing: line?.missing ?? (line ? null : 'not_reported'),
     note: line?.note ?? null,
     tag: fact ? `${fact.taxonomy}:${fact.tag}` : null,
-    accessionNumber: fact?.accessionNumber ?? line?.derivation?.terms[0]?.fact.accessionNumber ?? null,
+    accessionNumber,
     form: fact?.form ?? line?.derivation?.terms[0]?.fact.form ?? null,
     filedAt: fact?.filedAt ?? line?.derivation?.terms[0]?.fact.filedAt ?? null,
-    citationUrl: (() => {
-      const accession = fact?.accessionNumber ?? line?.derivation?.terms[0]?.fact.accessionNumber;
-      return accession ? buildCitationUrl(cik, accession) : null;
-    })(),
+    citationUrl: accessionNumber ? buildCitationUrl(cik, accessionNumber) : null,
     priorYearValue: priorValue,
     priorYearDerived: prior ? prior.derived : null,
     yoyChange,
@@ -225,22 +223,13 @@ export async function companyEarnings(reader: DataReader, cik: string): Promise<
   return { quarters, statementsReason: bundle.emptyReason };
 }
 
-function pageOffset(cursor: string | null | undefined): number {
-  if (!cursor) return 0;
-  const match = Buffer.from(cursor, 'base64url').toString().match(/^earnings:(\d{1,6})$/);
-  if (!match) throw new ApiError('invalid_query_parameter', 'The cursor is not one this service issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
-  return Number(match[1]);
-}
-
-const nextPageCursor = (offset: number) => Buffer.from(`earnings:${offset}`).toString('base64url');
-
 export async function earningsPage(reader: DataReader, cik: string, filter: { fiscalYear?: number | null; fiscalPeriod?: string | null; withRelease?: boolean | null }, page: { first: number; after?: string | null }) {
-  const offset = pageOffset(page.after);
+  const offset = cursorOffset('earnings', page.after);
   const { quarters, statementsReason } = await reader.cache.data.memo(`earnings:${cik}`, () => companyEarnings(reader, cik));
   const filtered = quarters.filter(
     (q) => (filter.fiscalYear == null || q.fiscalYear === filter.fiscalYear) && (!filter.fiscalPeriod || q.fiscalPeriod === filter.fiscalPeriod) && (!filter.withRelease || q.release !== null),
   );
   const nodes = filtered.slice(offset, offset + page.first);
   const hasMore = offset + page.first < filtered.length;
-  return { cik, nodes, hasMore, nextCursor: hasMore ? nextPageCursor(offset + page.first) : null, statementsReason };
+  return { cik, nodes, hasMore, nextCursor: hasMore ? offsetCursor('earnings', offset + page.first) : null, statementsReason };
 }

@@ -9,8 +9,9 @@ import type { OfferingDocument } from '../ingest/parsers/offerings.ts';
 import type { FormDData } from '../ingest/parsers/formD.ts';
 import type { FormCData } from '../ingest/parsers/formC.ts';
 import { ApiError } from '../server/errors.ts';
-import { citationKey, documentCitations, isoDay } from './citations.ts';
+import { isoDay } from './citations.ts';
 import type { DataReader } from './dataCache.ts';
+import { citeRecords } from './ownership.ts';
 
 /** The normalized offering types, across forms. */
 export const offeringTypes = ['ipo', 'follow_on', 'shelf', 'atm', 'resale', 'deregistration', 'other_registered', 'reg_d', 'reg_cf', 'reg_a'] as const;
@@ -334,15 +335,15 @@ export async function getOffering(reader: DataReader, id: string): Promise<Offer
 /** Citations and the filings each offering is linked to. */
 async function finish(reader: DataReader, rows: FormRow[]): Promise<Offering[]> {
   const normalized = rows.map(normalize);
-  const cited = rows.filter((r) => r.accessionNumber && r.cik);
-  const urls = cited.length ? await documentCitations(reader, cited.map((r) => citationKey(r.cik!, r.accessionNumber!))) : [];
-  const urlOf = new Map(cited.map((r, i) => [r.id, urls[i]!]));
   // the other filings of the same issuers: linked where a file number or an amended accession ties them
   const ciks = [...new Set(normalized.map((o) => o.issuer.cik).filter((c): c is string => !!c))];
-  const siblings = ciks.length
-    ? (await reader.prisma.formRecord.findMany({ where: { cik: { in: ciks }, family: { in: offeringFamilies }, isSample: false }, select, orderBy: [{ orderedAt: 'asc' }, { id: 'asc' }] })).map(normalize)
-    : [];
-  return normalized.map((o) => {
+  const [cited, siblings] = await Promise.all([
+    citeRecords(reader, rows),
+    ciks.length
+      ? reader.prisma.formRecord.findMany({ where: { cik: { in: ciks }, family: { in: offeringFamilies }, isSample: false }, select, orderBy: [{ orderedAt: 'asc' }, { id: 'asc' }] }).then((found) => found.map(normalize))
+      : [],
+  ]);
+  return normalized.map((o, i) => {
     const linkedFilings: LinkedFiling[] = [];
     for (const s of siblings) {
       if (s.id === o.id || s.issuer.cik !== o.issuer.cik) continue;
@@ -358,7 +359,7 @@ async function finish(reader: DataReader, rows: FormRow[]): Promise<Offering[]> 
       }
       if (link) linkedFilings.push({ offeringId: s.id, accessionNumber: s.accessionNumber, formType: s.formType, filingRole: s.filingRole, date: s.date, link });
     }
-    const citationUrl = urlOf.get(o.id) ?? null;
+    const { citationUrl } = cited[i]!;
     return { ...o, linkedFilings, citationUrl, citationNullReason: citationUrl ? null : noAccession };
   });
 }

@@ -15,6 +15,7 @@ import {
   type RoleSummary,
   type Flow,
 } from '../resolvers/insiders.ts';
+import { pageSize } from '../resolvers/ownership.ts';
 import { builder } from './builder.ts';
 
 const Owner = builder.objectRef<InsiderOwner>('InsiderOwner').implement({
@@ -204,7 +205,7 @@ builder.queryFields((t) => ({
       includeSuperseded: t.arg.boolean({ defaultValue: false }),
     },
     resolve: async (_root, args, ctx) => {
-      const page = await listTransactions(ctx, { ...args, table: args.table === 'derivative' ? 'derivative' : 'non_derivative' }, Math.min(args.first ?? 25, 100), args.after ?? null);
+      const page = await listTransactions(ctx, { ...args, table: args.table === 'derivative' ? 'derivative' : 'non_derivative' }, pageSize(args.first), args.after ?? null);
       return {
         edges: page.records.map(({ record, cursor }) => ({ cursor, node: record })),
         pageInfo: { hasNextPage: page.hasMore, hasPreviousPage: false, startCursor: page.records[0]?.cursor ?? null, endCursor: page.endCursor },

@@ -9,12 +9,14 @@ import { readOffering } from './offeringSource.ts';
 import {
   cite,
   count,
+  firstCited as find,
   firstDate,
   money,
   numberWord,
   quantity,
   scaled,
   sectionUnder,
+  shareCount,
   unitsOf,
   writtenDate,
   toIsoDate,
@@ -141,17 +143,6 @@ const emptyTerms = (doc: Pick<OfferingDocument, 'accessionNumber' | 'formType'> 
 });
 
 const dollars = String.raw`\$\s*(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)`;
-const shareCount = String.raw`(\d{1,3}(?:,\d{3})+|\d+)`;
-
-function find<T>(units: Unit[], pattern: RegExp, read: (m: RegExpMatchArray, unit: Unit) => Cited<T> | null): Cited<T> | null {
-  for (const unit of units) {
-    const m = unit.text.match(pattern);
-    if (!m) continue;
-    const value = read(m, unit);
-    if (value) return value;
-  }
-  return null;
-}
 
 /** Where the supplement (or the registration statement's prospectus) ends and the base prospectus or Part II begins. */
 function prospectusScope(text: string, formType: string): { own: string; base: string } {

@@ -89,6 +89,20 @@ export function cite<T>(value: T, unit: string, match: RegExpMatchArray | null, 
   return cited;
 }
 
+/** The value `read` gives for the first unit matching `pattern` (a unit whose match it rejects is passed over); null when none. */
+export function firstCited<T>(units: Unit[], pattern: RegExp, read: (m: RegExpMatchArray, unit: Unit) => Cited<T> | null): Field<T> {
+  for (const unit of units) {
+    const m = unit.text.match(pattern);
+    if (!m) continue;
+    const value = read(m, unit);
+    if (value) return value;
+  }
+  return null;
+}
+
+/** A share count as printed, captured: "1,333,333", "63018". */
+export const shareCount = String.raw`(\d{1,3}(?:,\d{3})+|\d+)`;
+
 /** "3,025,554" -> 3025554; "1,333,333" -> 1333333 */
 export const count = (digits: string): number => Number(digits.replace(/,/g, ''));
 

@@ -1,7 +1,7 @@
 // Warrants a filing issues, read sentence by sentence: pre-funded warrants, common (or series)
 // warrants, and the placement agent's or underwriter's own warrants. Each term (share count,
 // exercise price, term) is cited separately: prospectuses scatter them over several sentences.
-import { cite, count, numberWord, quantity, type Field, type Unit } from './dilutionText.ts';
+import { cite, count, numberWord, quantity, shareCount, type Field, type Unit } from './dilutionText.ts';
 
 export type WarrantKind = 'pre_funded' | 'common' | 'placement_agent' | 'underwriter';
 
@@ -24,14 +24,12 @@ export interface WarrantTerms {
   term: Field<WarrantTermLength>;
 }
 
-const shareCount = String.raw`(\d{1,3}(?:,\d{3})+|\d+)`;
 const price = String.raw`\$\s*(\d+(?:\.\d+)?)`;
 
 type Key = string;
 
 class Warrants {
   private readonly byKey = new Map<Key, WarrantTerms>();
-  constructor(private readonly method: string) {}
   entry(kind: WarrantKind, series: string | null): WarrantTerms {
     const key = `${kind}|${series?.toLowerCase() ?? ''}`;
     let entry = this.byKey.get(key);
@@ -47,9 +45,6 @@ class Warrants {
   }
   list(): WarrantTerms[] {
     return [...this.byKey.values()].filter((w) => w.shares || w.exercisePrice || w.term);
-  }
-  get name() {
-    return this.method;
   }
 }
 
@@ -67,7 +62,7 @@ function kindOf(label: string): WarrantKind {
  * is the confidence given to a value read from these units.
  */
 export function warrantsIn(units: Unit[], confidence: 'high' | 'medium' | 'low' = 'high'): WarrantTerms[] {
-  const found = new Warrants('warrant_sentence');
+  const found = new Warrants();
   for (const unit of units) {
     const text = unit.text;
     if (!/warrant/i.test(text)) continue;

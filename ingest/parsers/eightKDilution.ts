@@ -4,7 +4,7 @@
 // events elsewhere (a prospectus's risk factors). Every value cites its sentence verbatim.
 import { readEightK } from './eightKCover.ts';
 import { splitItems } from './eightKSections.ts';
-import { cite, count, scaled, toIsoDate, unitsOf, writtenDate, type Cited, type Confidence, type Field, type Unit } from './dilutionText.ts';
+import { cite, count, firstCited as first, scaled, toIsoDate, unitsOf, writtenDate, type Cited, type Confidence, type Field, type Unit } from './dilutionText.ts';
 import { warrantsIn, type WarrantTerms } from './dilutionWarrants.ts';
 
 export type { Cited, Confidence, Field } from './dilutionText.ts';
@@ -83,16 +83,6 @@ export interface EightKDilution {
 }
 
 const dated = (pattern: string) => new RegExp(pattern.replace('DATE', `(${writtenDate})`), 'i');
-
-function first<T>(units: Unit[], pattern: RegExp, read: (m: RegExpMatchArray, u: Unit) => Cited<T> | null): Field<T> {
-  for (const unit of units) {
-    const m = unit.text.match(pattern);
-    if (!m) continue;
-    const value = read(m, unit);
-    if (value) return value;
-  }
-  return null;
-}
 
 const deficiencies: [Deficiency, RegExp][] = [
   ['minimum_bid_price', /minimum (?:closing )?bid price/i],

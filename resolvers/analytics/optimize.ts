@@ -90,6 +90,8 @@ function highsPackageVersion(): string {
 
 /** Options every solve runs with: deterministic, and no regularisation (each Hessian is positive definite). */
 const solverOptions = { output_flag: false, random_seed: 0, qp_regularization_value: 0, time_limit: 30 } as const;
+/** The options of a solve: under a turnover limit the auxiliary columns have no curvature, so a tiny regularisation. */
+const solverOptionsOf = (turnover: boolean) => ({ ...solverOptions, ...(turnover ? { qp_regularization_value: 1e-12 } : {}) });
 
 export interface QpProblem {
   tickers: string[];
@@ -169,7 +171,7 @@ export function solveQp(h: Highs, problem: QpProblem): QpSolution {
   };
   const names = statusNames(h);
   const outcome = h.withModel(model, (m) => {
-    m.options.set({ ...solverOptions, ...(turnover ? { qp_regularization_value: 1e-12 } : {}) });
+    m.options.set(solverOptionsOf(turnover));
     m.run();
     const status = m.getModelStatus();
     const iterations = Number(m.info.get('qp_iteration_count'));
@@ -439,7 +441,7 @@ export function optimizeSample(h: Highs, sample: Sample, input: OptimizeInput, b
       status: solved.status,
       iterations: solved.iterations,
       objective: solved.objective,
-      options: { ...solverOptions, ...(input.maxTurnover != null ? { qp_regularization_value: 1e-12 } : {}) },
+      options: solverOptionsOf(input.maxTurnover != null),
     },
   };
 }

@@ -22,7 +22,6 @@ export interface StressInput {
   model?: ModelName;
 }
 
-
 /** Refuses an empty list or an id outside the catalog, naming the element. */
 export function checkScenarioIds(ids: string[]): StressScenario[] {
   if (!ids.length) throw invalid('scenarios', 'give at least one scenario id', { acceptedValues: stressScenarios.map((s) => s.id) });

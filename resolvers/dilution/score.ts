@@ -12,6 +12,8 @@
 // band's fixed score (`methodology.bandScores`), so a band boundary is exact (a runway of 5.99
 // months is high, 6.0 is elevated) and a sub-score never moves without its band moving.
 
+import { babyShelfThreshold } from './rules.ts';
+
 // ---------------------------------------------------------------------------------------------
 // Inputs
 
@@ -129,7 +131,6 @@ export interface SubRatingMethod {
   notes: readonly string[];
 }
 
-const BABY_SHELF_FLOAT_LIMIT = 75_000_000;
 
 export const methodology = {
   version: 'dilution-score/1',
@@ -280,7 +281,7 @@ export const methodology = {
   } satisfies Record<SubRatingKey, SubRatingMethod>,
   babyShelf: {
     rule: 'Form S-3 General Instruction I.B.6',
-    publicFloatBelow: BABY_SHELF_FLOAT_LIMIT,
+    publicFloatBelow: babyShelfThreshold,
     fractionOfFloat: '1/3',
     windowMonths: 12,
     capacity: 'max(0, publicFloat ÷ 3 − sold in the prior 12 months) when public float < $75,000,000; not applicable otherwise',
@@ -504,7 +505,7 @@ function offeringAbility(x: Present): Assessed {
   let capped = false;
   if (limit.applies) {
     reasons.push(
-      `public float ${usd(float.value)} ${at(float)} is under ${usd(BABY_SHELF_FLOAT_LIMIT)}: the baby-shelf rule (Form S-3 I.B.6) limits sales to one third of the float, ${usd(limit.capacity!)}, per 12 months`,
+      `public float ${usd(float.value)} ${at(float)} is under ${usd(babyShelfThreshold)}: the baby-shelf rule (Form S-3 I.B.6) limits sales to one third of the float, ${usd(limit.capacity!)}, per 12 months`,
     );
     if (capacity >= limit.capacity!) {
       if (capacity > limit.capacity!) reasons.push(`capacity ${usd(capacity)} exceeds that limit: ${usd(limit.capacity!)} is counted`);
@@ -512,7 +513,7 @@ function offeringAbility(x: Present): Assessed {
       capped = true;
     }
   } else {
-    reasons.push(`public float ${usd(float.value)} ${at(float)} is at least ${usd(BABY_SHELF_FLOAT_LIMIT)}: the baby-shelf limit does not apply`);
+    reasons.push(`public float ${usd(float.value)} ${at(float)} is at least ${usd(babyShelfThreshold)}: the baby-shelf limit does not apply`);
   }
   const ratio = capacity / float.value;
   const { band, rule } = bandOf(rules, ratio, pct);
@@ -781,14 +782,14 @@ export function babyShelfCapacity(publicFloat: number, soldLast12m: number, floa
   if (!Number.isFinite(publicFloat) || publicFloat < 0) throw new RangeError(`babyShelfCapacity: publicFloat ${publicFloat} must be a finite number ≥ 0`);
   if (!Number.isFinite(soldLast12m) || soldLast12m < 0) throw new RangeError(`babyShelfCapacity: soldLast12m ${soldLast12m} must be a finite number ≥ 0`);
   const floatText = `public float ${usd(publicFloat)}${floatAsOf ? ` (as of ${floatAsOf})` : ''}`;
-  if (publicFloat >= BABY_SHELF_FLOAT_LIMIT) {
-    return { applies: false, capacity: null, rule: `Form S-3 General Instruction I.B.6 does not apply: ${floatText} is at least ${usd(BABY_SHELF_FLOAT_LIMIT)}` };
+  if (publicFloat >= babyShelfThreshold) {
+    return { applies: false, capacity: null, rule: `Form S-3 General Instruction I.B.6 does not apply: ${floatText} is at least ${usd(babyShelfThreshold)}` };
   }
   const third = publicFloat / 3;
   const capacity = Math.max(0, third - soldLast12m);
   return {
     applies: true,
     capacity,
-    rule: `Form S-3 General Instruction I.B.6: ${floatText} is under ${usd(BABY_SHELF_FLOAT_LIMIT)}, so sales in any 12 months are limited to one third of it, ${usd(third)}; less ${usd(soldLast12m)} sold in the prior 12 months leaves ${usd(capacity)}`,
+    rule: `Form S-3 General Instruction I.B.6: ${floatText} is under ${usd(babyShelfThreshold)}, so sales in any 12 months are limited to one third of it, ${usd(third)}; less ${usd(soldLast12m)} sold in the prior 12 months leaves ${usd(capacity)}`,
   };
 }

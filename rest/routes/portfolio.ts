@@ -91,7 +91,7 @@ export const portfolioRoutes = [
       ...stored('portfolio_analysis'),
       asOf: z.string(),
       window: sampleWindow,
-      model: z.enum(['ff3', 'ff5', 'ff5_mom']),
+      model: models,
       modelReason: z.string(),
       benchmark: z.string(),
       weightBasis: z.string(),

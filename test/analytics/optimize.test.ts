@@ -209,6 +209,13 @@ describe('POST /v1/portfolio/optimize', () => {
     expect(stranger.details.issues[0].path).toBe('tickerBounds[0].ticker');
   });
 
+  it('400 validation_error naming the field: a neutral factor the model lacks, a ticker bounded twice', async () => {
+    const lacking = expectEnvelope(await optimize({ objective: 'factor_neutral', neutralFactors: ['SMB', 'Mom'] }), 400, 'validation_error');
+    expect(lacking.details.issues[0].path).toBe('neutralFactors[1]');
+    const twice = expectEnvelope(await optimize({ objective: 'min_drawdown', tickerBounds: [{ ticker: 'AAPL', max: 0.4 }, { ticker: 'aapl', max: 0.3 }] }), 400, 'validation_error');
+    expect(twice.details.issues[0].path).toBe('tickerBounds[1].ticker');
+  });
+
   it('is deterministic, kept as an artifact, and listed as an MCP tool', async () => {
     const body = { objective: 'min_drawdown', bounds: { min: 0.05, max: 0.5 } };
     const first = await optimize(body);
