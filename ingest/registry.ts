@@ -6,15 +6,15 @@ import { formHandler } from './kinds/forms.ts';
 import { factorReturnsHandler, macroSeriesHandler, marketPricesHandler } from './kinds/market.ts';
 import { edgarIndexHandler, submissionsHandler, tickersExchangeHandler, tickersHandler } from './kinds/reference.ts';
 import { companyFactsHandler, xbrlInstanceHandler } from './kinds/xbrl.ts';
-import { parseForm13f } from './parsers/form13f.ts';
-import { parseForm144 } from './parsers/form144.ts';
-import { parseFormC } from './parsers/formC.ts';
-import { parseFormD } from './parsers/formD.ts';
-import { parseNcen } from './parsers/ncen.ts';
-import { parseNport } from './parsers/nport.ts';
-import { parseNpx } from './parsers/npx.ts';
-import { parseOwnership } from './parsers/ownership.ts';
-import { parseSchedule13 } from './parsers/schedule13.ts';
+import { parseForm13f } from './parsers/ownership/form13f.ts';
+import { parseForm144 } from './parsers/ownership/form144.ts';
+import { parseFormC } from './parsers/forms/formC.ts';
+import { parseFormD } from './parsers/forms/formD.ts';
+import { parseNcen } from './parsers/funds/ncen.ts';
+import { parseNport } from './parsers/funds/nport.ts';
+import { parseNpx } from './parsers/funds/npx.ts';
+import { parseOwnership } from './parsers/ownership/insiderForms.ts';
+import { parseSchedule13 } from './parsers/ownership/schedule13.ts';
 
 export const handlers: Partial<Record<ItemKind, Handler<unknown>>> = {
   company_tickers: tickersHandler,

@@ -3,11 +3,11 @@
 // fails is recorded with its reason and the run goes on.
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../prisma/db.ts';
-import { newId } from '../server/ids.ts';
-import type { Logger } from '../server/logger.ts';
+import { newId } from '../core/ids.ts';
+import type { Logger } from '../core/logger.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import { publishAll } from '../subscriptions/events.ts';
-import { dataChangedNotice } from '../resolvers/dataCache.ts';
+import { dataChangedNotice } from '../derived/dataCache.ts';
 import { classify, documentKindOfForm, loadOrder, namedInPath, type ItemKind } from './classify.ts';
 import { handlers } from './registry.ts';
 import { NotForThisIngest } from './handlers.ts';

@@ -5,10 +5,9 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 
-export type DatabaseTarget =
-  | { kind: 'postgres'; url: string }
-  /** `dataDir` is a folder, or `memory://` for a throwaway database */
-  | { kind: 'pglite'; dataDir: string };
+import type { DatabaseTarget } from '../core/config.ts';
+
+export type { DatabaseTarget };
 
 export interface OpenedAdapter {
   factory: SqlMigrationAwareDriverAdapterFactory;

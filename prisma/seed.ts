@@ -7,7 +7,7 @@ import type { FailMode, QuotaPeriod } from './generated/client/enums.ts';
 export const meterClasses: { key: string; description: string; failMode: FailMode; ratePer1000CallsCents: number }[] = [
   { key: 'platform', description: 'Identity, keys, limits and billing reads', failMode: 'open', ratePer1000CallsCents: 0 },
   { key: 'data_read', description: 'Filing, fact, statement, form and event reads', failMode: 'open', ratePer1000CallsCents: 200 },
-  // counted in cost units (server/graphqlCost.ts), a small query about 20, a facts page about 300
+  // counted in cost units (graphql/cost.ts), a small query about 20, a facts page about 300
   { key: 'graphql', description: 'Requests to /graphql, counted in query cost units', failMode: 'open', ratePer1000CallsCents: 2 },
   { key: 'mcp', description: 'Hosted MCP tool calls', failMode: 'open', ratePer1000CallsCents: 300 },
   { key: 'analytics', description: 'Portfolio, factor and macro computations', failMode: 'closed', ratePer1000CallsCents: 1000 },

@@ -1,8 +1,9 @@
 // Who may do what (SPEC 5): one check used by every door before and inside execution.
 import { getOperationAST, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { ApiError } from '../server/errors.ts';
-import type { ApiKeyScope } from './apiKeys.ts';
-import type { Context, Principal } from './context.ts';
+import { ApiError } from '../core/errors.ts';
+import type { ApiKeyScope } from './principal.ts';
+import type { Context } from './context.ts';
+import type { Principal } from './principal.ts';
 
 export type Access = 'public' | 'authenticated' | 'org' | 'dashboard';
 

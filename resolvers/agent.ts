@@ -4,9 +4,9 @@
 // token is stored. The exchange is public, so it is rate-limited per client address, and every
 // failure (unknown, tampered, expired, used, revoked) is the same 401 with nothing created.
 import type { SponsorToken } from '../prisma/generated/client/client.ts';
-import { randomBase62, sha256Hex } from '../server/ids.ts';
-import { ApiError } from '../server/errors.ts';
-import type { QuotaWindow } from '../server/limiter.ts';
+import { randomBase62, sha256Hex } from '../core/ids.ts';
+import { ApiError } from '../core/errors.ts';
+import type { QuotaWindow } from '../core/limiter.ts';
 import { publishAll } from '../subscriptions/events.ts';
 import { requireDashboard } from './access.ts';
 import { insertApiKey, parseScopes } from './apiKeys.ts';

@@ -2,24 +2,19 @@
 // is stored; the key is shown once, when it is created.
 import { timingSafeEqual } from 'node:crypto';
 import type { Prisma } from '../prisma/generated/client/client.ts';
-import { ApiError } from '../server/errors.ts';
-import { newId, randomBase62, sha256Hex } from '../server/ids.ts';
+import { ApiError } from '../core/errors.ts';
+import { newId, randomBase62, sha256Hex } from '../core/ids.ts';
 import { publishAll, recordEvent } from '../subscriptions/events.ts';
 import { requireDashboard } from './access.ts';
-import type { Context, Principal, Services } from './context.ts';
+import { apiKeyScopes, type ApiKeyScope } from './principal.ts';
+import type { Context, Services } from './context.ts';
+import type { Principal } from './principal.ts';
 import type { CachedKey } from './requestCache.ts';
 
 export const apiKeyPrefix = 'idsk_';
 /** the shape of an API key's id, `key_` and 24 base62 characters */
 export const apiKeyIdShape = /^key_[0-9A-Za-z]{24}$/;
 const keyShape = /^idsk_[0-9A-Za-z]{40}$/;
-/**
- * What a key may do. `organization`: every route an API key may call (data reads, analytics,
- * account reads, monitors, webhooks, streams); `read`: the same without mutations, at every door
- * (REST, GraphQL, MCP). Keys never do dashboard-only writes (keys, money), whatever their scope.
- */
-export const apiKeyScopes = ['organization', 'read'] as const;
-export type ApiKeyScope = (typeof apiKeyScopes)[number];
 export const defaultScopes: ApiKeyScope[] = ['organization'];
 
 /** The scopes a client asked for, deduplicated; an unknown one is refused with the accepted values. */

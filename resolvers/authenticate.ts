@@ -1,9 +1,10 @@
 // Turns a request's credentials into a principal. API keys come only in `x-api-key`; a key
 // presented any other way is refused, so that clients learn the safe habit.
-import { ApiError } from '../server/errors.ts';
-import { newId, sha256Hex } from '../server/ids.ts';
+import { ApiError } from '../core/errors.ts';
+import { newId, sha256Hex } from '../core/ids.ts';
 import { looksLikeApiKey, verifyApiKey } from './apiKeys.ts';
-import type { Principal, Services } from './context.ts';
+import type { Services } from './context.ts';
+import type { Principal } from './principal.ts';
 
 export interface Credentials {
   apiKey?: string;

@@ -1,10 +1,10 @@
 // Compensation and board (issue 14): a DEF 14A's pay-versus-performance table (Item 402(v)),
 // from the inline XBRL the ingest stores with the proxy (FormRecord family PROXY,
-// data.payVersusPerformance and data.payVersusPerformanceText, ingest/parsers/proxyStatement.ts),
+// data.payVersusPerformance and data.payVersusPerformanceText, ingest/parsers/proxy/proxyStatement.ts),
 // and directors and officers over time from 8-K Item 5.02 events and the proxy's director nominees.
-import { ApiError } from '../server/errors.ts';
-import { citationUrl as buildCitationUrl, isoDay } from './citations.ts';
-import type { DataReader } from './dataCache.ts';
+import { ApiError } from '../core/errors.ts';
+import { citationUrl as buildCitationUrl, isoDay } from '../derived/citations.ts';
+import type { DataReader } from '../derived/dataCache.ts';
 
 /** A numeric fact as stored; taxonomy and contextRef are missing on records ingested before they were kept. */
 interface StoredFact { tag: string; taxonomy?: string; contextRef?: string; value: string; unit: string | null; periodStart: string | null; periodEnd: string; dimensions: Record<string, string> }

@@ -1,15 +1,16 @@
 // What every resolver receives, whichever door (GraphQL, REST, MCP, graphql-ws) the request came in by.
 import type { PrismaClient } from '../prisma/db.ts';
-import type { ApiKey } from '../prisma/generated/client/client.ts';
-import type { Config } from '../server/config.ts';
-import type { Limiter } from '../server/limiter.ts';
-import type { Logger } from '../server/logger.ts';
+import type { Config } from '../core/config.ts';
+import type { Limiter } from '../core/limiter.ts';
+import type { Logger } from '../core/logger.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import type { RequestCache } from './requestCache.ts';
 import type { SessionVerifier } from './sessions.ts';
-import type { RequestLog } from '../server/requestLog.ts';
+import type { RequestLog } from './requestLog.ts';
 import type { Admission } from './billing/admission.ts';
 import type { Mailer } from '../subscriptions/email/mailer.ts';
+import type { Principal } from './principal.ts';
+
 
 /** Long-lived parts of one running service. */
 export interface Services {
@@ -43,11 +44,6 @@ export interface WebhookSettings {
   /** IDS_WEBHOOK_RETRY_SCALE: shrinks the retry schedule (tests only; 1 in production) */
   retryScale: number;
 }
-
-export type Principal =
-  /** `key`: the key's row as authentication read it (requests about the caller need not read it again) */
-  | { kind: 'api_key'; apiKeyId: string; orgId: string; scopes: readonly string[]; key?: ApiKey }
-  | { kind: 'session'; userId: string; email: string; orgId: string | null; expiresAt: Date };
 
 export interface Context extends Services {
   principal: Principal | null;

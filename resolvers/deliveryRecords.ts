@@ -3,7 +3,7 @@
 // stream records. Nothing is recorded when a stream is read, so a stream record is an event as a
 // subscription reads it: one record per (event, subscription), computed from the log.
 import type { Prisma, StreamSubscription } from '../prisma/generated/client/client.ts';
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { readEvents, type LogPosition, type LoggedEvent } from '../subscriptions/eventLog.ts';
 import { logFilter, readsEvent, scanBudget } from '../subscriptions/streams.ts';
 import { requireOrg } from './access.ts';

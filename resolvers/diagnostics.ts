@@ -1,7 +1,7 @@
 // Diagnostics (SPEC 4.4): one request with everything it caused, and a summary of webhook
 // deliveries over a time window. Both read only the caller's organization.
 import { Prisma } from '../prisma/generated/client/client.ts';
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { requireOrg } from './access.ts';
 import type { Context } from './context.ts';
 

@@ -1,15 +1,15 @@
 // Earnings (issue 14): per company and fiscal quarter, the 8-K Item 2.02 earnings release joined
 // with the quarter's reported revenue, net income and diluted EPS from the statements built from
-// XBRL facts (resolvers/statements.ts, stored as StatementPeriod rows), and the change against the
+// XBRL facts (derived/statements.ts, stored as StatementPeriod rows), and the change against the
 // same quarter of the prior fiscal year. A derived Q4 (FY − 9M YTD) stays flagged as derived, with
 // its formula, exactly as the statements flag it. There are no consensus estimates: the
 // "surprise" is year over year.
-import { citationUrl as buildCitationUrl, isoDay } from './citations.ts';
-import type { DataReader } from './dataCache.ts';
-import { divideDecimals, subtractDecimals } from './decimal.ts';
+import { citationUrl as buildCitationUrl, isoDay } from '../derived/citations.ts';
+import type { DataReader } from '../derived/dataCache.ts';
+import { divideDecimals, subtractDecimals } from '../core/decimal.ts';
 import { companyStatements } from './financials.ts';
 import { cursorOffset, offsetCursor } from './ownership.ts';
-import type { StatementLine, StatementPeriod } from './statements.ts';
+import type { StatementLine, StatementPeriod } from '../derived/statements.ts';
 
 export interface EarningsMetric {
   value: string | null;

@@ -5,9 +5,9 @@
 // holding company in company_tickers_exchange.json). Every source is asked; when they disagree
 // the best match says so with a lower confidence, names the others as alternatives with their
 // sources, and reads by ticker cover every CIK the ticker has named.
-import type { DataReader } from './dataCache.ts';
+import type { DataReader } from '../derived/dataCache.ts';
 import type { PrismaClient } from '../prisma/db.ts';
-import { isoDay } from './citations.ts';
+import { isoDay } from '../derived/citations.ts';
 
 export interface MatchSource {
   /** company_tickers | company_tickers_exchange | submissions | name */

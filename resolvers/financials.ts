@@ -1,37 +1,16 @@
-// Facts, statements and segments of one company, from the stored facts: the database query
-// here, the computation in statements.ts, segments.ts and concepts.ts (pure functions).
+// Facts, statements and segments of one company, read from the stored facts and the periods
+// derived/financials.ts built from them.
 import type { Db, PrismaClient } from '../prisma/db.ts';
-import type { DataReader } from './dataCache.ts';
+import type { DataReader } from '../derived/dataCache.ts';
 import type { Fact, Prisma } from '../prisma/generated/client/client.ts';
-import type { FactRecord } from '../ingest/parsers/companyFacts.ts';
-import { lineItems, resolveTag } from './concepts.ts';
-import { ApiError } from '../server/errors.ts';
-import { isoDay } from './citations.ts';
-import { buildSegments, segmentRounding, type AxisKind, type SegmentAxis, type SegmentPeriod, type SegmentReport } from './segments.ts';
-import { buildStatements, type StatementBundle, type StatementPeriod } from './statements.ts';
+import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
+import { lineItems, resolveTag } from '../derived/concepts.ts';
+import { ApiError } from '../core/errors.ts';
+import { isoDay } from '../derived/citations.ts';
+import { buildSegments, segmentRounding, type AxisKind, type SegmentAxis, type SegmentPeriod, type SegmentReport } from '../derived/segments.ts';
+import type { StatementBundle, StatementPeriod } from '../derived/statements.ts';
+import { materializeFinancials, statementRulesVersion, statementTags, toFactRecord } from '../derived/financials.ts';
 
-export function toFactRecord(f: Fact): FactRecord {
-  return {
-    cik: f.cik,
-    taxonomy: f.taxonomy,
-    tag: f.tag,
-    unit: f.unit,
-    value: f.value,
-    periodStart: isoDay(f.periodStart),
-    periodEnd: isoDay(f.periodEnd)!,
-    isInstant: f.isInstant,
-    fy: f.fy,
-    fp: f.fp,
-    form: f.form,
-    frame: f.frame,
-    accessionNumber: f.accessionNumber,
-    filedAt: isoDay(f.filedAt),
-    dimensions: f.dimensions as Record<string, string>,
-    decimals: f.decimals,
-  };
-}
-
-const statementTags = [...new Set(lineItems.flatMap((item) => item.candidates.map((c) => c.tag)))];
 
 /** The tag an issuer uses for a requested tag or line item, from what it has reported (its concept summaries). */
 export async function resolveCompanyTag(reader: DataReader, cik: string, requested: string) {
@@ -124,49 +103,6 @@ export function factsOffset(cursor: string | null | undefined): number {
   const match = Buffer.from(cursor, 'base64url').toString().match(/^facts:(\d{1,7})$/);
   if (!match) throw new ApiError('invalid_query_parameter', 'The cursor is not one this service issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
   return Number(match[1]);
-}
-
-/**
- * The version of the statement and segment rules (resolvers/statements.ts, segments.ts,
- * concepts.ts, decimal.ts): bump it when what they build changes, and stored periods built by an
- * older version are rebuilt on the next read.
- */
-export const statementRulesVersion = 2;
-
-/**
- * Builds a company's statements (annual and quarterly, every period) and segment breakdowns from
- * its facts and stores them, replacing what was stored: called in the ingest transaction that
- * changes its facts, and on a read that finds none or finds them built by older rules.
- */
-export async function materializeFinancials(db: Db, cik: string) {
-  // Statement lines read the consolidated facts of these tags; segments, their dimensional ones.
-  const rows = await db.fact.findMany({ where: { cik, tag: { in: statementTags } } });
-  const facts = rows.map(toFactRecord);
-  const bases = (['annual', 'quarterly'] as const).map((basis) => buildStatements(facts, { period: basis, limit: Number.MAX_SAFE_INTEGER }));
-  await db.statementPeriod.deleteMany({ where: { cik } });
-  const periods = bases.flatMap((bundle) =>
-    bundle.periods.map((p) => ({ cik, basis: bundle.period, periodEnd: new Date(p.periodEnd), fiscalYear: p.fiscalYear, fiscalPeriod: p.fiscalPeriod, body: p as unknown as Prisma.InputJsonValue })),
-  );
-  if (periods.length) await db.statementPeriod.createMany({ data: periods, skipDuplicates: true });
-
-  await db.segmentPeriod.deleteMany({ where: { cik } });
-  const segments = buildSegments(facts).axes.flatMap((axis, axisOrder) =>
-    axis.periods.map((p) => ({
-      cik,
-      axis: axis.axis,
-      kind: axis.kind,
-      axisOrder,
-      periodStart: new Date(p.periodStart),
-      periodEnd: new Date(p.periodEnd),
-      confidence: p.confidence,
-      body: p as unknown as Prisma.InputJsonValue,
-    })),
-  );
-  if (segments.length) await db.segmentPeriod.createMany({ data: segments });
-
-  const profile = { taxonomy: bases[0]!.taxonomy, currency: bases[0]!.currency, version: statementRulesVersion, builtAt: new Date() };
-  await db.statementProfile.upsert({ where: { cik }, create: { cik, ...profile }, update: profile });
-  return { profile, statementFacts: rows.length };
 }
 
 /** The company's stored profile, after building its periods if none are stored or older rules built them. */

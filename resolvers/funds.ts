@@ -1,12 +1,12 @@
 // The funds family: registered funds (series) from Form N-CEN, and portfolios from Form N-PORT,
 // read from the FormRecord rows the ingest stores (families NCEN and NPORT; `data` is the parsers'
 // NcenData and NportData). Every row cites its filing.
-import type { NcenData, NcenSeries } from '../ingest/parsers/ncen.ts';
-import type { NportData, NportHolding } from '../ingest/parsers/nport.ts';
+import type { NcenData, NcenSeries } from '../ingest/parsers/funds/ncen.ts';
+import type { NportData, NportHolding } from '../ingest/parsers/funds/nport.ts';
 import { Prisma } from '../prisma/generated/client/client.ts';
-import { ApiError } from '../server/errors.ts';
-import { isoDay } from './citations.ts';
-import type { DataReader } from './dataCache.ts';
+import { ApiError } from '../core/errors.ts';
+import { isoDay } from '../derived/citations.ts';
+import type { DataReader } from '../derived/dataCache.ts';
 import { ciksFor, tickerOf } from './entities.ts';
 import { citeRecords, type Cited, companyCiks, type Page, slicePage } from './ownership.ts';
 

@@ -1,5 +1,5 @@
 // The Insiders family: Forms 3, 4 and 5 (and their amendments) as the ingest stores them
-// (FormRecord rows of family OWNERSHIP, `data` shaped by ingest/parsers/ownership.ts), read as
+// (FormRecord rows of family OWNERSHIP, `data` shaped by ingest/parsers/ownership/insiderForms.ts), read as
 // transactions, per-issuer summaries and whole filings.
 //
 // The amendment rule: a 3/A, 4/A or 5/A supersedes the filings it amends, which are the earlier
@@ -10,12 +10,12 @@
 // force: a superseded filing's rows are left out of lists and summaries unless asked for, and
 // say which filing superseded them.
 import type { Prisma } from '../prisma/generated/client/client.ts';
-import type { OwnershipData, FootnoteRefs, OwnershipReportingOwner } from '../ingest/parsers/ownership.ts';
-import { ApiError } from '../server/errors.ts';
+import type { OwnershipData, FootnoteRefs, OwnershipReportingOwner } from '../ingest/parsers/ownership/insiderForms.ts';
+import { ApiError } from '../core/errors.ts';
 import { requireDataAccess } from './access.ts';
-import { isoDay } from './citations.ts';
+import { isoDay } from '../derived/citations.ts';
 import type { Context } from './context.ts';
-import { addDecimals, formatDecimal, parseDecimal, roundToDecimals, subtractDecimals } from './decimal.ts';
+import { addDecimals, formatDecimal, parseDecimal, roundToDecimals, subtractDecimals } from '../core/decimal.ts';
 import { ciksFor } from './entities.ts';
 import { citeRecords, companyCiks } from './ownership.ts';
 

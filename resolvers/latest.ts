@@ -2,8 +2,8 @@
 // hold. When that filing's document was not ingested, a section read says so and names the
 // newest ingested filing that has the section, instead of passing it off as the latest.
 import type { PrismaClient } from '../prisma/db.ts';
-import { ApiError } from '../server/errors.ts';
-import { citationUrl, isoDay } from './citations.ts';
+import { ApiError } from '../core/errors.ts';
+import { citationUrl, isoDay } from '../derived/citations.ts';
 
 const describe = (f: { accessionNumber: string; cik: string; form: string; filedAt: Date | null; primaryDocument: string | null }) => ({
   accessionNumber: f.accessionNumber,

@@ -1,10 +1,10 @@
 // Charging a request before it runs, the same for every door (REST, GraphQL, MCP): the plan's
 // quota windows (SPEC 8), then its price, paid from the starter grant, the plan or prepaid credit
 // (resolvers/billing/admission.ts), or refused with a 402 (SPEC 7.1).
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import type { AdmittedCharge } from './billing/admission.ts';
 import type { Services } from './context.ts';
-import { cachedQuotas } from './orgs.ts';
+import { cachedQuotas } from './requestCache.ts';
 
 /** `units`: 1 for a request; a GraphQL operation's cost for the graphql class. */
 export async function chargeQuota(services: Services, orgId: string, meterClass: string, units = 1, requestId = ''): Promise<AdmittedCharge> {

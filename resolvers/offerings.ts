@@ -2,15 +2,15 @@
 // amendments, 424B prospectuses, POS AM: FormRecord family OFFERING), exempt offerings under
 // Regulation D (Form D: family D), Regulation Crowdfunding (Form C: family C) and Regulation A
 // (Form 1-A: family 1-A, none ingested yet). Each row is one filing, normalized to the same
-// fields; the values are the parsed ones the ingest stored (ingest/parsers/offerings.ts,
+// fields; the values are the parsed ones the ingest stored (ingest/parsers/offerings/offerings.ts,
 // formD.ts, formC.ts), never estimated.
 import type { Prisma } from '../prisma/generated/client/client.ts';
-import type { OfferingDocument } from '../ingest/parsers/offerings.ts';
-import type { FormDData } from '../ingest/parsers/formD.ts';
-import type { FormCData } from '../ingest/parsers/formC.ts';
-import { ApiError } from '../server/errors.ts';
-import { isoDay } from './citations.ts';
-import type { DataReader } from './dataCache.ts';
+import type { OfferingDocument } from '../ingest/parsers/offerings/offerings.ts';
+import type { FormDData } from '../ingest/parsers/forms/formD.ts';
+import type { FormCData } from '../ingest/parsers/forms/formC.ts';
+import { ApiError } from '../core/errors.ts';
+import { isoDay } from '../derived/citations.ts';
+import type { DataReader } from '../derived/dataCache.ts';
 import { citeRecords } from './ownership.ts';
 
 /** The normalized offering types, across forms. */

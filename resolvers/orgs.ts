@@ -1,8 +1,7 @@
 // Organizations, their members and their effective quotas.
 import type { Db, PrismaClient } from '../prisma/db.ts';
-import type { Services } from './context.ts';
-import type { Period } from '../server/limiter.ts';
-import { newId } from '../server/ids.ts';
+import type { Period } from '../core/limiter.ts';
+import { newId } from '../core/ids.ts';
 
 export const starterPlanKey = 'sandbox_grant';
 
@@ -58,12 +57,3 @@ export async function effectiveQuotas(prisma: PrismaClient, orgId: string, meter
 }
 
 export type OrgQuotas = NonNullable<Awaited<ReturnType<typeof effectiveQuotas>>>;
-
-/** effectiveQuotas of every meter class, from the request cache when it holds them (metering). */
-export async function cachedQuotas(services: Pick<Services, 'prisma' | 'cache'>, orgId: string): Promise<OrgQuotas | null> {
-  const cached = services.cache.orgs.get(orgId);
-  if (cached) return cached;
-  const found = await effectiveQuotas(services.prisma, orgId);
-  if (found) services.cache.orgs.set(orgId, found);
-  return found;
-}

@@ -1,11 +1,11 @@
 // The ownership family: a manager's Form 13F reports and holdings, and an issuer's Schedule 13D/G
 // beneficial owners, read from the FormRecord rows the ingest stores (families 13F and 13DG; the
 // `data` JSON is the parsers' Form13fData and Schedule13Data). Every row cites its filing.
-import type { Form13fData, Form13fHolding } from '../ingest/parsers/form13f.ts';
-import type { Schedule13Data, Schedule13ReportingPerson } from '../ingest/parsers/schedule13.ts';
-import { ApiError } from '../server/errors.ts';
-import { citationKey, documentCitations, isoDay } from './citations.ts';
-import type { DataReader } from './dataCache.ts';
+import type { Form13fData, Form13fHolding } from '../ingest/parsers/ownership/form13f.ts';
+import type { Schedule13Data, Schedule13ReportingPerson } from '../ingest/parsers/ownership/schedule13.ts';
+import { ApiError } from '../core/errors.ts';
+import { citationKey, documentCitations, isoDay } from '../derived/citations.ts';
+import type { DataReader } from '../derived/dataCache.ts';
 import { ciksFor } from './entities.ts';
 
 /* pages ------------------------------------------------------------------------------------ */

@@ -9,9 +9,10 @@
 import { LRUCache } from 'lru-cache';
 import type { ApiKey } from '../prisma/generated/client/client.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
-import type { Principal } from './context.ts';
-import { createDataCache, dataChangedType, type DataCache } from './dataCache.ts';
-import type { OrgQuotas } from './orgs.ts';
+import type { Principal } from './principal.ts';
+import { createDataCache, dataChangedType, type DataCache } from '../derived/dataCache.ts';
+import { effectiveQuotas, type OrgQuotas } from './orgs.ts';
+import type { PrismaClient } from '../prisma/db.ts';
 
 const maxEntries = 10_000;
 
@@ -25,7 +26,7 @@ export interface RequestCache {
   sessions: LRUCache<string, Extract<Principal, { kind: 'session' }>>;
   /** per organization, its plan and effective quota windows */
   orgs: LRUCache<string, OrgQuotas>;
-  /** reads of ingested data (resolvers/dataCache.ts), dropped whenever an ingest commits */
+  /** reads of ingested data (derived/dataCache.ts), dropped whenever an ingest commits */
   data: DataCache;
   /** drops everything held for one organization */
   forgetOrg(orgId: string): void;
@@ -69,4 +70,13 @@ export function createRequestCache(bus: EventBus, ttlMs: number): RequestCache {
       data.clear();
     },
   };
+}
+
+/** effectiveQuotas of every meter class, from the request cache when it holds them (metering). */
+export async function cachedQuotas(services: { prisma: PrismaClient; cache: RequestCache }, orgId: string): Promise<OrgQuotas | null> {
+  const cached = services.cache.orgs.get(orgId);
+  if (cached) return cached;
+  const found = await effectiveQuotas(services.prisma, orgId);
+  if (found) services.cache.orgs.set(orgId, found);
+  return found;
 }

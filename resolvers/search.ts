@@ -5,9 +5,9 @@
 // PGlite alike. Queries are websearch_to_tsquery (quotes for phrases, `or`, `-` to exclude);
 // hits are ranked with the phrase first, then ts_rank_cd; snippets are ts_headline.
 import { Prisma } from '../prisma/generated/client/client.ts';
-import { ApiError } from '../server/errors.ts';
-import { citationUrl, isoDay } from './citations.ts';
-import type { DataReader } from './dataCache.ts';
+import { ApiError } from '../core/errors.ts';
+import { citationUrl, isoDay } from '../derived/citations.ts';
+import type { DataReader } from '../derived/dataCache.ts';
 
 export const highlightStart = '<mark>';
 export const highlightStop = '</mark>';

@@ -5,9 +5,9 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
 import { JwksClient } from 'jwks-rsa';
-import type { IdentityProviderConfig } from '../server/config.ts';
-import { ApiError } from '../server/errors.ts';
-import { randomBase62 } from '../server/ids.ts';
+import type { IdentityProviderConfig } from '../core/config.ts';
+import { ApiError } from '../core/errors.ts';
+import { randomBase62 } from '../core/ids.ts';
 
 export const localIssuer = 'ids-local';
 export const sessionDays = { standard: 30, rememberMe: 90 } as const;

@@ -2,8 +2,8 @@
 // read their events by cursor (replay is safe), and tickets with which a browser opens one stream
 // over graphql-ws without holding an API key. Reading the log is subscriptions/streams.ts.
 import type { Prisma, StreamSubscription } from '../prisma/generated/client/client.ts';
-import { ApiError } from '../server/errors.ts';
-import { newId, randomBase62, sha256Hex } from '../server/ids.ts';
+import { ApiError } from '../core/errors.ts';
+import { newId, randomBase62, sha256Hex } from '../core/ids.ts';
 import { currentPosition } from '../subscriptions/eventLog.ts';
 import { isEventType, isPublicEventType } from '../subscriptions/eventTypes.ts';
 import { publishAll, recordEvent } from '../subscriptions/events.ts';

@@ -1,9 +1,9 @@
 // Webhook endpoints of an organization (SPEC 4.9): create, change, disable, delete, rotate the
 // signing secret, send a test, replay a stored attempt. Deliveries are made by
-// subscriptions/webhooks/worker.ts from the event log.
+// workers/webhooks.ts from the event log.
 import type { Prisma, WebhookDelivery, WebhookEndpoint } from '../prisma/generated/client/client.ts';
-import { ApiError } from '../server/errors.ts';
-import { newId } from '../server/ids.ts';
+import { ApiError } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
 import { isEventType } from '../subscriptions/eventTypes.ts';
 import { publishAll, recordEvent } from '../subscriptions/events.ts';
 import { checkWebhookUrl, UrlRefused } from '../subscriptions/webhooks/sender.ts';

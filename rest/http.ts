@@ -4,14 +4,15 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { assertAccess } from '../resolvers/access.ts';
 import { looksLikeApiKey } from '../resolvers/apiKeys.ts';
 import { authenticate } from '../resolvers/authenticate.ts';
-import type { Principal, Services } from '../resolvers/context.ts';
+import type { Services } from '../resolvers/context.ts';
+import type { Principal } from '../resolvers/principal.ts';
 import { chargeQuota } from '../resolvers/metering.ts';
-import { ApiError, envelope, toApiError, unexpectedError } from '../server/errors.ts';
-import { publicCacheControl } from '../server/securityHeaders.ts';
+import { ApiError, envelope, toApiError, unexpectedError } from '../core/errors.ts';
+import { publicCacheControl } from './securityHeaders.ts';
 import { idempotency } from './idempotency.ts';
-import { parseParams } from './params.ts';
-import { locals } from './requestContext.ts';
-import type { Route } from './route.ts';
+import { parseParams } from '../catalogue/params.ts';
+import { locals } from '../catalogue/requestContext.ts';
+import type { Route } from '../catalogue/route.ts';
 import { apiVersion } from './version.ts';
 
 export const maxBodyBytes = 1024 * 1024;

@@ -13,13 +13,14 @@
 import type { Request, Response } from 'express';
 import type { PrismaClient } from '../prisma/db.ts';
 import { Prisma } from '../prisma/generated/client/client.ts';
-import type { Principal, Services } from '../resolvers/context.ts';
-import { ApiError } from '../server/errors.ts';
-import { sha256Hex } from '../server/ids.ts';
-import type { Logger } from '../server/logger.ts';
+import type { Services } from '../resolvers/context.ts';
+import type { Principal } from '../resolvers/principal.ts';
+import { ApiError } from '../core/errors.ts';
+import { sha256Hex } from '../core/ids.ts';
+import type { Logger } from '../core/logger.ts';
 import { decryptSecret, encryptSecret } from '../subscriptions/webhooks/signing.ts';
-import { locals } from './requestContext.ts';
-import type { Route } from './route.ts';
+import { locals } from '../catalogue/requestContext.ts';
+import type { Route } from '../catalogue/route.ts';
 
 export const idempotencyKeyHeader = 'Idempotency-Key';
 export const replayedHeader = 'Idempotent-Replayed';

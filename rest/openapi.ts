@@ -1,11 +1,11 @@
 // The machine-readable contract (OpenAPI 3.1), generated from the route table. Served at
 // /openapi/sec-api.v1.json and committed as rest/sec-api.v1.json (CI checks it is current).
-import { defaultGraphqlMaxCost } from '../server/config.ts';
+import { defaultGraphqlMaxCost } from '../core/config.ts';
 import { z } from 'zod';
-import { errorStatus } from '../server/errors.ts';
+import { errorStatus } from '../core/errors.ts';
 import { maxBodyBytes } from './http.ts';
 import { idempotentRoute } from './idempotency.ts';
-import type { Route } from './route.ts';
+import type { Route } from '../catalogue/route.ts';
 import { apiVersion } from './version.ts';
 
 type JsonSchema = Record<string, unknown>;

@@ -2,7 +2,7 @@
 // and officers over time from 8-K Item 5.02 and DEF 14A director nominees (resolvers/compensation.ts).
 import { requireDataAccess } from '../resolvers/access.ts';
 import { boardMembers, payVersusPerformance, type BoardMemberEvent, type MostImportantMeasure, type PayVersusPerformance, type PayVersusPerformanceYear, type XbrlSource } from '../resolvers/compensation.ts';
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 import { companyFilter, maxPageSize } from './edgar.ts';
 

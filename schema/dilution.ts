@@ -2,12 +2,12 @@
 // splits, offerings, 8-K compliance notices and securities sales), each with its verification.
 import { requireDataAccess } from '../resolvers/access.ts';
 import { dilutionCoverage, dilutionTables, ensureDilution } from '../resolvers/dilution/read.ts';
-import { dilutionRulesVersion } from '../resolvers/dilution/materialize.ts';
-import type { DataReader } from '../resolvers/dataCache.ts';
+import { dilutionRulesVersion } from '../derived/dilution/materialize.ts';
+import type { DataReader } from '../derived/dataCache.ts';
 import type { DilutionRecord } from '../prisma/generated/client/client.ts';
 import { scoreInputsOf } from '../resolvers/dilution/inputs.ts';
 import { methodology, ratingsOf, scoreOf } from '../resolvers/dilution/score.ts';
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 import { maxPageSize, requireCik } from './edgar.ts';
 

@@ -2,7 +2,7 @@
 // diluted EPS from the statements, and the change against the prior year (resolvers/earnings.ts).
 import { requireDataAccess } from '../resolvers/access.ts';
 import { earningsPage, type EarningsMetric, type EarningsQuarter, type EarningsRelease } from '../resolvers/earnings.ts';
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 import { maxPageSize, requireCik } from './edgar.ts';
 

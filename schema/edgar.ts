@@ -1,10 +1,10 @@
 // Entities, filings and their sections.
 import { requireDataAccess } from '../resolvers/access.ts';
-import { isoDay, citationUrl } from '../resolvers/citations.ts';
+import { isoDay, citationUrl } from '../derived/citations.ts';
 import type { Prisma } from '../prisma/generated/client/client.ts';
 import { cikFor, cikOf, ciksFor, resolveEntity, tickerOf, type MatchSource, type Resolution } from '../resolvers/entities.ts';
 import { latestFiling, latestSection } from '../resolvers/latest.ts';
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 
 export const EntityRef = builder.prismaObject('Entity', {

@@ -1,9 +1,9 @@
 // Reported facts (with the tag the issuer actually uses), normalized statements and segments.
 import { requireDataAccess } from '../resolvers/access.ts';
-import { citationKey, documentCitations } from '../resolvers/citations.ts';
+import { citationKey, documentCitations } from '../derived/citations.ts';
 import { companySegments, companyStatements, factSeries, factsCursor, factsOffset } from '../resolvers/financials.ts';
-import type { SegmentAxis, SegmentMember, SegmentPeriod, SegmentReport } from '../resolvers/segments.ts';
-import type { FactSource, StatementBundle, StatementLine, StatementPeriod } from '../resolvers/statements.ts';
+import type { SegmentAxis, SegmentMember, SegmentPeriod, SegmentReport } from '../derived/segments.ts';
+import type { FactSource, StatementBundle, StatementLine, StatementPeriod } from '../derived/statements.ts';
 import { builder } from './builder.ts';
 import { maxPageSize, requireCik } from './edgar.ts';
 

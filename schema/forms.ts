@@ -1,7 +1,7 @@
 // Structured forms and the events filings disclose.
 import { requireDataAccess } from '../resolvers/access.ts';
 import { assertAccess } from '../resolvers/access.ts';
-import { citationKey, documentCitations } from '../resolvers/citations.ts';
+import { citationKey, documentCitations } from '../derived/citations.ts';
 import { builder } from './builder.ts';
 import { cikOf, tickerOf } from '../resolvers/entities.ts';
 import { companyFilter, maxPageSize, onlyRecords } from './edgar.ts';

@@ -1,7 +1,7 @@
 // Macro analytics: factor sensitivity to macro changes, and the high-signal macro pack.
 import { macroSensitivity } from '../resolvers/analytics/macro.ts';
 import { highSignalPack } from '../resolvers/analytics/macroPack.ts';
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 
 builder.queryFields((t) => ({

@@ -3,7 +3,7 @@ import { readScope, requireOrg } from '../resolvers/access.ts';
 import { compileMonitor, prismaCompileEnv } from '../resolvers/monitors/compile.ts';
 import { checkMatches, createMonitor, deactivateMonitor, deliveryOf, ownMonitor, setMonitorDelivery, type Matches, type MonitorDelivery } from '../resolvers/monitors/monitors.ts';
 import { unsubscribe, type Unsubscribed } from '../resolvers/monitors/email.ts';
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 
 const Monitor = builder.prismaObject('Monitor', {

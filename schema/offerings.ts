@@ -2,7 +2,7 @@
 // (resolvers/offerings.ts).
 import { requireDataAccess } from '../resolvers/access.ts';
 import { getOffering, listOfferings, offeringTypes, type LinkedFiling, type NormalizedOfferingType, type Offering, type OfferingExemption } from '../resolvers/offerings.ts';
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 import { companyFilter, maxPageSize } from './edgar.ts';
 

@@ -2,9 +2,10 @@
 import { assertAccess, requireOrg } from '../resolvers/access.ts';
 import { createApiKey, revokeApiKey } from '../resolvers/apiKeys.ts';
 import { pricingCatalog, processorConfig } from '../resolvers/billing/catalog.ts';
-import type { Principal } from '../resolvers/context.ts';
-import { cachedQuotas, effectiveQuotas, type EffectiveQuota } from '../resolvers/orgs.ts';
-import { ApiError } from '../server/errors.ts';
+import type { Principal } from '../resolvers/principal.ts';
+import { effectiveQuotas, type EffectiveQuota } from '../resolvers/orgs.ts';
+import { cachedQuotas } from '../resolvers/requestCache.ts';
+import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 
 const Organization = builder.prismaObject('Organization', {

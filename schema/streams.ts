@@ -1,7 +1,7 @@
 // Stream subscriptions and their events (SPEC 4.8, 6.3): polled by cursor, or live over graphql-ws.
 import { readScope, requireOrg } from '../resolvers/access.ts';
 import { createSubscription, createTicket, deleteSubscription, openStream, readSubscriptionEvents, updateSubscription, type Transport } from '../resolvers/streams.ts';
-import { ApiError } from '../server/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import type { LoggedEvent } from '../subscriptions/eventLog.ts';
 import { builder } from './builder.ts';
 import { EventInterface } from './events.ts';

@@ -22,8 +22,8 @@ import type { Sample } from '../resolvers/analytics/window.ts';
 import { issueApiKey } from '../resolvers/apiKeys.ts';
 import { createOrganization } from '../resolvers/orgs.ts';
 import { createService } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { createLogger } from '../server/logger.ts';
+import { loadConfig } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
 import { ensureDatabase } from './benchDatabase.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,6 +1,6 @@
 // `npm run bench:dilution`: what the dilution family costs.
 // 1. Parsing: each offering document of the corpus (filings/offerings/) read into its cover and its
-//    dilution terms (ingest/parsers/dilutionTerms.ts), BENCH_PARSES (20) times; median per document.
+//    dilution terms (ingest/parsers/offerings/dilutionTerms.ts), BENCH_PARSES (20) times; median per document.
 // 2. Over HTTP: GET /v1/dilution/score for the corpus's small caps, on PostgreSQL (BENCH_DATABASE_URL,
 //    default ids_bench_dilution, created fresh and loaded with their submissions, companyfacts and
 //    offering documents), BENCH_REQUESTS (50) sequential requests each, p50/p99.
@@ -10,14 +10,14 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { dilutionTermsOfFiling } from '../ingest/parsers/dilutionTerms.ts';
+import { dilutionTermsOfFiling } from '../ingest/parsers/offerings/dilutionTerms.ts';
 import { runIngest } from '../ingest/run.ts';
 import type { Source } from '../ingest/sources/types.ts';
 import { issueApiKey } from '../resolvers/apiKeys.ts';
 import { createOrganization } from '../resolvers/orgs.ts';
 import { createService } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { createLogger } from '../server/logger.ts';
+import { loadConfig } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
 import { ensureDatabase } from './benchDatabase.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

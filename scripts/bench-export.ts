@@ -13,8 +13,8 @@ import path from 'node:path';
 import { issueApiKey } from '../resolvers/apiKeys.ts';
 import { createOrganization } from '../resolvers/orgs.ts';
 import { createService } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { createLogger } from '../server/logger.ts';
+import { loadConfig } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
 import { ensureDatabase } from './benchDatabase.ts';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ids_bench_export';

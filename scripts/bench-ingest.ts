@@ -5,7 +5,7 @@ import path from 'node:path';
 import { openDatabase } from '../prisma/db.ts';
 import { runIngest, summaryLine } from '../ingest/run.ts';
 import { folderSource } from '../ingest/sources/folder.ts';
-import { createLogger } from '../server/logger.ts';
+import { createLogger } from '../core/logger.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
 
 const folder = path.resolve(process.argv[2] ?? '../shared/data');

@@ -2,9 +2,9 @@
 // Redis is unreachable (connection refused; or a peer that accepts and never answers, as in a
 // network partition). Prints median and p99 per case. Needs REDIS_URL (default 127.0.0.1:6379).
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
-import { InProcessLimiter, RedisLimiter, type Limiter } from '../server/limiter.ts';
-import { createLogger } from '../server/logger.ts';
-import { connectRedis, readyWithin } from '../server/redis.ts';
+import { InProcessLimiter, RedisLimiter, type Limiter } from '../core/limiter.ts';
+import { createLogger } from '../core/logger.ts';
+import { connectRedis, readyWithin } from '../core/redis.ts';
 
 const decisions = Number(process.env.BENCH_DECISIONS ?? 2000);
 const windows = [

@@ -18,9 +18,9 @@ import { runIngest } from '../ingest/run.ts';
 import { issueApiKey } from '../resolvers/apiKeys.ts';
 import { createOrganization } from '../resolvers/orgs.ts';
 import { createService } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { createLogger } from '../server/logger.ts';
-import { newId } from '../server/ids.ts';
+import { loadConfig } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
+import { newId } from '../core/ids.ts';
 import type { Source } from '../ingest/sources/types.ts';
 import { ensureDatabase } from './benchDatabase.ts';
 

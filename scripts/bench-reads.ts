@@ -16,10 +16,10 @@ import { print } from 'graphql';
 import { openDatabase } from '../prisma/db.ts';
 import { runIngest, summaryLine } from '../ingest/run.ts';
 import { folderSource } from '../ingest/sources/folder.ts';
-import { FactsDocument } from '../rest/operations/generated.ts';
+import { FactsDocument } from '../catalogue/operations/generated.ts';
 import { issueApiKey } from '../resolvers/apiKeys.ts';
 import { createOrganization } from '../resolvers/orgs.ts';
-import { createLogger } from '../server/logger.ts';
+import { createLogger } from '../core/logger.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
 import { ensureDatabase } from './benchDatabase.ts';
 

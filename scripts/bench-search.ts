@@ -13,12 +13,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runIngest } from '../ingest/run.ts';
 import type { Source } from '../ingest/sources/types.ts';
-import { createDataCache } from '../resolvers/dataCache.ts';
+import { createDataCache } from '../derived/dataCache.ts';
 import { ciksFor } from '../resolvers/entities.ts';
 import { searchFilings, type SearchFilter } from '../resolvers/search.ts';
 import { createService } from '../server/app.ts';
-import { loadConfig } from '../server/config.ts';
-import { createLogger } from '../server/logger.ts';
+import { loadConfig } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
 import { ensureDatabase } from './benchDatabase.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

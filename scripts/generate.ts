@@ -2,7 +2,7 @@
 // the result differs from what is committed.
 //   1. Prisma client and Pothos types      (prisma/schema.prisma  -> prisma/generated/)
 //   2. the printed GraphQL schema          (schema/*.ts           -> schema/schema.graphql)
-//   3. typed persisted operations          (rest/operations/*.graphql -> rest/operations/generated.ts)
+//   3. typed persisted operations          (catalogue/operations/*.graphql -> catalogue/operations/generated.ts)
 //   4. the OpenAPI snapshot                (route table           -> rest/sec-api.v1.json)
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

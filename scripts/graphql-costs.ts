@@ -1,13 +1,13 @@
-// `npm run graphql:costs`: the GraphQL cost (server/graphqlCost.ts) of every persisted operation,
+// `npm run graphql:costs`: the GraphQL cost (graphql/cost.ts) of every persisted operation,
 // at the largest page it may ask for, heaviest first, against the per-request maximum; and the cost
 // of the attack that motivated pricing (60 aliases of a 40-period quarterly statement).
 import { readFile, readdir } from 'node:fs/promises';
 import { Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { schema } from '../schema/index.ts';
-import { loadConfig } from '../server/config.ts';
-import { measureDocument } from '../server/graphqlCost.ts';
+import { loadConfig } from '../core/config.ts';
+import { measureDocument } from '../graphql/cost.ts';
 
-const folder = new URL('../rest/operations/', import.meta.url);
+const folder = new URL('../catalogue/operations/', import.meta.url);
 const files = (await readdir(folder)).filter((f) => f.endsWith('.graphql'));
 const document = parse((await Promise.all(files.map((f) => readFile(new URL(f, folder), 'utf8')))).join('\n'));
 const largest: Record<string, number> = { limit: 100, first: 100, last: 100 };

@@ -13,24 +13,24 @@ import { errorHandler, keepRawBody, maxBodyBytes, mountRoutes, refuseKeysInBody,
 import { startIdempotencySweep } from '../rest/idempotency.ts';
 import { mcpRouter } from '../rest/mcp/handler.ts';
 import { buildOpenApi } from '../rest/openapi.ts';
-import { requestContext } from '../rest/requestContext.ts';
-import { routes } from '../rest/routes/index.ts';
+import { requestContext } from '../catalogue/requestContext.ts';
+import { routes } from '../catalogue/routes/index.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
 import { allowedHostsFromEnv } from '../subscriptions/webhooks/sender.ts';
 import { webhookKey } from '../subscriptions/webhooks/signing.ts';
-import { startWebhookWorker, type WebhookWorker } from '../subscriptions/webhooks/worker.ts';
-import type { Config } from './config.ts';
+import { startWebhookWorker, type WebhookWorker } from '../workers/webhooks.ts';
+import type { Config } from '../core/config.ts';
 import { answerClientErrors } from './clientErrors.ts';
 import { corsPolicy } from './cors.ts';
-import { graphiql } from './graphiql.ts';
-import { publicCacheControl, securityHeaders } from './securityHeaders.ts';
-import { attachGraphqlWs, createGraphqlHandler } from './graphql.ts';
-import { InProcessLimiter, RedisLimiter } from './limiter.ts';
-import { createLogger, type Logger } from './logger.ts';
-import { createRequestLog } from './requestLog.ts';
+import { graphiql } from '../graphql/graphiql.ts';
+import { publicCacheControl, securityHeaders } from '../rest/securityHeaders.ts';
+import { attachGraphqlWs, createGraphqlHandler } from '../graphql/yoga.ts';
+import { InProcessLimiter, RedisLimiter } from '../core/limiter.ts';
+import { createLogger, type Logger } from '../core/logger.ts';
+import { createRequestLog } from '../resolvers/requestLog.ts';
 import { Admission } from '../resolvers/billing/admission.ts';
 import { autoTopUp } from '../resolvers/billing/processor.ts';
-import { connectRedis, readyWithin, type Redis } from './redis.ts';
+import { connectRedis, readyWithin, type Redis } from '../core/redis.ts';
 
 export interface Service {
   services: Services;

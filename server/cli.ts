@@ -5,8 +5,8 @@
 import { openDatabase } from '../prisma/db.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
 import { needsDatabase, runCommand, type CommandDatabase } from './commands.ts';
-import { loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { loadConfig } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
 import { claimStateFolder, describeOwner, type Ownership } from './owner.ts';
 import { runInOwner } from './ownerChannel.ts';
 

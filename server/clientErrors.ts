@@ -3,9 +3,9 @@
 // client mistake, instead of Node's bare status line with no body.
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { traceparentFor } from '../rest/requestContext.ts';
-import { ApiError, envelope } from './errors.ts';
-import { newId } from './ids.ts';
+import { traceparentFor } from '../catalogue/requestContext.ts';
+import { ApiError, envelope } from '../core/errors.ts';
+import { newId } from '../core/ids.ts';
 
 function refusalFor(code: string | undefined): ApiError {
   if (code === 'HPE_HEADER_OVERFLOW') return new ApiError('request_headers_too_large', 'The request line and headers are larger than 16 KB; send long parameters in a body, or fewer of them.');

@@ -12,8 +12,8 @@ import { localSessionSecret, mintLocalSession } from '../resolvers/sessions.ts';
 import { runIngest, summaryLine, terminalProgress } from '../ingest/run.ts';
 import { sourceFor } from '../ingest/sources/index.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
-import type { Config } from './config.ts';
-import type { Logger } from './logger.ts';
+import type { Config } from '../core/config.ts';
+import type { Logger } from '../core/logger.ts';
 
 export interface CommandDatabase {
   prisma: PrismaClient;

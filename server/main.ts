@@ -3,8 +3,8 @@ import { describeTarget } from '../prisma/adapter.ts';
 import { createService } from './app.ts';
 import { autoIngest } from './autoIngest.ts';
 import { demoKeyFile, ensureDemoOrg } from './bootstrap.ts';
-import { loadConfig } from './config.ts';
-import { createLogger } from './logger.ts';
+import { loadConfig } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
 import { claimStateFolder, describeOwner } from './owner.ts';
 import { serveOwnerChannel } from './ownerChannel.ts';
 

@@ -2,8 +2,8 @@
 // share a Redis, in process otherwise. The event log (table Event) stays the source of truth;
 // the bus only makes its new rows arrive without polling.
 import { EventEmitter, on } from 'node:events';
-import type { Logger } from '../server/logger.ts';
-import type { Redis } from '../server/redis.ts';
+import type { Logger } from '../core/logger.ts';
+import type { Redis } from '../core/redis.ts';
 
 export interface BusEvent {
   id: string;

@@ -1,7 +1,7 @@
 // Writing canonical events: the row goes into the caller's transaction (the outbox); the
 // bus hears of it only after that transaction has committed.
 import type { Prisma } from '../prisma/generated/client/client.ts';
-import { newId } from '../server/ids.ts';
+import { newId } from '../core/ids.ts';
 import type { BusEvent, EventBus } from './bus.ts';
 
 type Tx = Prisma.TransactionClient;

@@ -3,7 +3,7 @@
 // events by id only and are kept (the delivery audit history outlives the events). Every instance
 // runs it (with its webhook worker); concurrent purges skip each other's rows, so it is idempotent.
 import type { PrismaClient } from '../prisma/db.ts';
-import type { Logger } from '../server/logger.ts';
+import type { Logger } from '../core/logger.ts';
 import { eventRetentionDays } from './eventLog.ts';
 
 /** Rows deleted per statement. */

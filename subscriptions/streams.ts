@@ -4,8 +4,8 @@
 // replay, and the live feed can neither skip an event nor deliver one twice.
 import type { PrismaClient } from '../prisma/db.ts';
 import type { StreamSubscription } from '../prisma/generated/client/client.ts';
-import { ApiError } from '../server/errors.ts';
-import type { Logger } from '../server/logger.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Logger } from '../core/logger.ts';
 import type { EventBus } from './bus.ts';
 import { eventRetentionDays, logStart, maxLogValue, readEvents, type LogPosition, type LoggedEvent } from './eventLog.ts';
 import { isPublicEventType } from './eventTypes.ts';

@@ -5,9 +5,9 @@
 // route is fuzzed as soon as it exists. FUZZ_SEED replays a run; FUZZ_RUNS scales it.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../rest/routes/index.ts';
-import type { Route } from '../rest/route.ts';
-import { errorStatus } from '../server/errors.ts';
+import { routes } from '../catalogue/routes/index.ts';
+import type { Route } from '../catalogue/route.ts';
+import { errorStatus } from '../core/errors.ts';
 import { call, orgWithKey, sessionToken, startTestService, type Answer, type TestService } from './harness.ts';
 
 const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);

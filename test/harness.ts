@@ -12,8 +12,8 @@ import { issueApiKey } from '../resolvers/apiKeys.ts';
 import { addMember, createOrganization } from '../resolvers/orgs.ts';
 import { localSessionSecret, mintLocalSession } from '../resolvers/sessions.ts';
 import { createService, type Service } from '../server/app.ts';
-import { loadConfig, type Config } from '../server/config.ts';
-import { createLogger } from '../server/logger.ts';
+import { loadConfig, type Config } from '../core/config.ts';
+import { createLogger } from '../core/logger.ts';
 
 /**
  * A database of a test's own, for what must not touch the shared one (an empty database, one

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../rest/routes/index.ts';
+import { routes } from '../catalogue/routes/index.ts';
 import { call, startTestService, type TestService } from './harness.ts';
 
 let t: TestService;

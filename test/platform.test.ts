@@ -1,6 +1,6 @@
 // The identity, key, limit and billing routes, with the exact shapes SPEC 2.2–2.4 states.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../rest/routes/index.ts';
+import { routes } from '../catalogue/routes/index.ts';
 import { call, expectEnvelope, orgWithKey, sessionToken, startTestService, type TestService } from './harness.ts';
 
 let t: TestService;

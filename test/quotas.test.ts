@@ -2,9 +2,9 @@
 // and decisions that still come while the shared store (Redis) is unreachable.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chargeQuota } from '../resolvers/metering.ts';
-import { InProcessLimiter, RedisLimiter } from '../server/limiter.ts';
-import { createLogger } from '../server/logger.ts';
-import { connectRedis } from '../server/redis.ts';
+import { InProcessLimiter, RedisLimiter } from '../core/limiter.ts';
+import { createLogger } from '../core/logger.ts';
+import { connectRedis } from '../core/redis.ts';
 import { call, expectEnvelope, orgWithKey, startTestService, type TestService } from './harness.ts';
 
 let t: TestService;

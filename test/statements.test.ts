@@ -1,12 +1,12 @@
 // Financial statements, the tag map and segment reports, built from parsed XBRL facts. Values
 // must be exact, cite their filing, and never pass a year-to-date figure off as a quarter.
 import { describe, expect, it } from 'vitest';
-import { parseCompanyFacts, type FactRecord } from '../ingest/parsers/companyFacts.ts';
-import { parseInlineXbrl, parseXbrlInstance } from '../ingest/parsers/xbrlInstance.ts';
-import { resolveTag, tagUsage } from '../resolvers/concepts.ts';
-import { buildSegments, type SegmentAxis } from '../resolvers/segments.ts';
-import { addDecimals, subtractDecimals } from '../resolvers/decimal.ts';
-import { buildStatements, durationDays, selectLatest, type StatementBundle, type StatementPeriod } from '../resolvers/statements.ts';
+import { parseCompanyFacts, type FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
+import { parseInlineXbrl, parseXbrlInstance } from '../ingest/parsers/xbrl/xbrlInstance.ts';
+import { resolveTag, tagUsage } from '../derived/concepts.ts';
+import { buildSegments, type SegmentAxis } from '../derived/segments.ts';
+import { addDecimals, subtractDecimals } from '../core/decimal.ts';
+import { buildStatements, durationDays, selectLatest, type StatementBundle, type StatementPeriod } from '../derived/statements.ts';
 import { corpusFile, fixture, hasCorpus } from './corpus.ts';
 
 function period(bundle: StatementBundle, fiscalYear: number, fiscalPeriod: StatementPeriod['fiscalPeriod']): StatementPeriod {

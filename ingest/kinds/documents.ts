@@ -9,14 +9,14 @@ import { writeDocumentEvents, type EventFields } from '../load/events.ts';
 import { loadFacts } from '../load/facts.ts';
 import { markDocumentIngested, upsertFilings } from '../load/filings.ts';
 import { saveFormRecord } from '../load/forms.ts';
-import { parseEightK } from '../parsers/eightK.ts';
-import { parseOffering } from '../parsers/offerings.ts';
-import { dilutionTermsOfFiling } from '../parsers/dilutionTerms.ts';
-import { dilutionRelevant, materializeDilution } from '../../resolvers/dilution/materialize.ts';
-import { isSgmlSubmission, parseSgmlSubmission } from '../parsers/sgml.ts';
-import { splitSections } from '../parsers/sections.ts';
-import { parseInlineXbrl } from '../parsers/xbrlInstance.ts';
-import { parseProxyStatement } from '../parsers/proxyStatement.ts';
+import { parseEightK } from '../parsers/eightK/eightK.ts';
+import { parseOffering } from '../parsers/offerings/offerings.ts';
+import { dilutionTermsOfFiling } from '../parsers/offerings/dilutionTerms.ts';
+import { dilutionRelevant, materializeDilution } from '../../derived/dilution/materialize.ts';
+import { isSgmlSubmission, parseSgmlSubmission } from '../parsers/documents/sgml.ts';
+import { splitSections } from '../parsers/documents/sections.ts';
+import { parseInlineXbrl } from '../parsers/xbrl/xbrlInstance.ts';
+import { parseProxyStatement } from '../parsers/proxy/proxyStatement.ts';
 
 /** The filing a document belongs to: known from the index, or described by the document's own header. */
 async function filingFor(tx: Tx, key: string, header: { accessionNumber: string | null; cik: string | null; form: string | null; filedAt: string | null; reportDate?: string | null }) {
@@ -95,7 +95,7 @@ export const currentReportHandler = handler({
 
 export const offeringHandler = handler({
   parse: ({ text, name }) => {
-    // the dilution family's terms (resolvers/dilution/materialize.ts reads them from the record)
+    // the dilution family's terms (derived/dilution/materialize.ts reads them from the record)
     const { terms, document } = dilutionTermsOfFiling({ text, name });
     return { ...(document ?? parseOffering({ text, name })), dilutionTerms: terms };
   },
@@ -125,7 +125,7 @@ const coverText = (html: string, name: string) => html.match(new RegExp(`name="d
  * DEF 14A: the registrant, its pay-versus-performance table (the ecd inline XBRL and the
  * us-gaap:NetIncomeLoss it shows, each value with its tag and contextRef; the ecd text facts naming
  * the company-selected measure, the most important measures and the PEO) and the director
- * nominees of the election-of-directors proposal, as filed (ingest/parsers/proxyStatement.ts).
+ * nominees of the election-of-directors proposal, as filed (ingest/parsers/proxy/proxyStatement.ts).
  */
 export const proxyHandler = handler({
   parse: ({ key, text }) => {

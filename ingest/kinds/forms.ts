@@ -1,7 +1,7 @@
 // Structured XML forms: each parser returns a ParsedForm; all are stored the same way.
 import { namedInPath } from '../classify.ts';
 import { handler } from '../handlers.ts';
-import { padCik } from '../load/common.ts';
+import { padCik } from '../../core/rows.ts';
 import { ensureEntities } from '../load/entities.ts';
 import { markDocumentIngested, upsertFilings } from '../load/filings.ts';
 import { saveFormRecord } from '../load/forms.ts';

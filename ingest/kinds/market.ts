@@ -4,9 +4,9 @@
 // are stored as null and counted on the MarketSource.
 import { handler } from '../handlers.ts';
 import { loadFactorReturns, loadMacroSeries, loadPriceBars, saveMarketSource } from '../load/market.ts';
-import { parseFamaFrench } from '../parsers/famaFrench.ts';
-import { parseFred } from '../parsers/fred.ts';
-import { parsePrices, type BadLine } from '../parsers/marketPrices.ts';
+import { parseFamaFrench } from '../parsers/market/famaFrench.ts';
+import { parseFred } from '../parsers/market/fred.ts';
+import { parsePrices, type BadLine } from '../parsers/market/prices.ts';
 
 const warningsOf = (badLines: BadLine[]) => badLines.map((b) => `line ${b.line} left out: ${b.reason} (${JSON.stringify(b.text.slice(0, 60))})`);
 

@@ -1,9 +1,9 @@
 // The SEC's own indexes: ticker maps, submissions files (entity + filings), daily/full index files.
-import { parseEdgarIndex } from '../parsers/edgarIndex.ts';
-import { parseSubmissions } from '../parsers/submissions.ts';
-import { parseCompanyTickers, parseCompanyTickersExchange } from '../parsers/tickers.ts';
+import { parseEdgarIndex } from '../parsers/edgar/indexFiles.ts';
+import { parseSubmissions } from '../parsers/edgar/submissions.ts';
+import { parseCompanyTickers, parseCompanyTickersExchange } from '../parsers/edgar/tickers.ts';
 import { handler } from '../handlers.ts';
-import { chunks, padCik } from '../load/common.ts';
+import { chunks, padCik } from '../../core/rows.ts';
 import { ensureEntities, upsertEntity } from '../load/entities.ts';
 import { indexEvents, writeIndexEvents } from '../load/events.ts';
 import { upsertFilings } from '../load/filings.ts';

@@ -1,6 +1,6 @@
 // XBRL: companyfacts JSON and instance documents.
-import { parseCompanyFacts } from '../parsers/companyFacts.ts';
-import { parseXbrlInstance } from '../parsers/xbrlInstance.ts';
+import { parseCompanyFacts } from '../parsers/xbrl/companyFacts.ts';
+import { parseXbrlInstance } from '../parsers/xbrl/xbrlInstance.ts';
 import { namedInPath } from '../classify.ts';
 import { handler } from '../handlers.ts';
 import { upsertEntity } from '../load/entities.ts';

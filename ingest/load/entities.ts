@@ -1,7 +1,7 @@
 // Entities and tickers. An entity may first appear as a name in an index or a form and be
 // filled in later by its submissions file; a later source never blanks what an earlier one knew.
 import type { Tx } from '../handlers.ts';
-import { padCik } from './common.ts';
+import { padCik } from '../../core/rows.ts';
 
 export interface EntityFields {
   cik: string;

@@ -2,7 +2,7 @@
 // event with no content; the document, once ingested, replaces it with what it says.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Tx } from '../handlers.ts';
-import { day, digest, orderDate } from './common.ts';
+import { day, digest, orderDate } from '../../core/rows.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
 
 export interface EventFields {

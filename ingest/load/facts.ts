@@ -1,10 +1,10 @@
 // XBRL facts and concept labels. The same fact reaching us twice (companyfacts and the filing's
 // own XBRL) has the same key and is stored once.
-import type { ConceptRecord, FactRecord } from '../parsers/companyFacts.ts';
+import type { ConceptRecord, FactRecord } from '../parsers/xbrl/companyFacts.ts';
 import type { Tx } from '../handlers.ts';
-import { chunks, day, digest } from './common.ts';
-import { materializeFinancials } from '../../resolvers/financials.ts';
-import { materializeDilution } from '../../resolvers/dilution/materialize.ts';
+import { chunks, day, digest } from '../../core/rows.ts';
+import { materializeFinancials } from '../../derived/financials.ts';
+import { materializeDilution } from '../../derived/dilution/materialize.ts';
 import { ensureEntities } from './entities.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
 

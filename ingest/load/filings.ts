@@ -3,8 +3,8 @@
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
 import type { Tx } from '../handlers.ts';
-import { chunks, day, orderDate, padCik } from './common.ts';
-import { dilutionRelevant, materializeDilution } from '../../resolvers/dilution/materialize.ts';
+import { chunks, day, orderDate, padCik } from '../../core/rows.ts';
+import { dilutionRelevant, materializeDilution } from '../../derived/dilution/materialize.ts';
 
 export interface FilingFields {
   accessionNumber: string;

@@ -3,9 +3,9 @@
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { PartyRef } from '../parsers/records.ts';
 import type { Tx } from '../handlers.ts';
-import { day, digest, orderDate } from './common.ts';
+import { day, digest, orderDate } from '../../core/rows.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
-import { materializeDilution } from '../../resolvers/dilution/materialize.ts';
+import { materializeDilution } from '../../derived/dilution/materialize.ts';
 
 export interface FormRecordFields {
   accessionNumber: string | null;

@@ -4,10 +4,10 @@
 // second file of the same subject fails rather than mixing two vendors' numbers.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Tx } from '../handlers.ts';
-import type { FactorFile, MissingValue } from '../parsers/famaFrench.ts';
-import type { FredFile } from '../parsers/fred.ts';
-import type { BadLine, PriceFile } from '../parsers/marketPrices.ts';
-import { chunks, day } from './common.ts';
+import type { FactorFile, MissingValue } from '../parsers/market/famaFrench.ts';
+import type { FredFile } from '../parsers/market/fred.ts';
+import type { BadLine, PriceFile } from '../parsers/market/prices.ts';
+import { chunks, day } from '../../core/rows.ts';
 
 type Column = readonly [name: string, type: 'text' | 'date'];
 

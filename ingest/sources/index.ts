@@ -1,6 +1,6 @@
 // Picks the source an ingest reads: a folder laid out like ../shared/data, or the SEC over HTTP.
 import type { PrismaClient } from '../../prisma/db.ts';
-import type { Logger } from '../../server/logger.ts';
+import type { Logger } from '../../core/logger.ts';
 import { folderSource } from './folder.ts';
 import { secHttpSource } from './secHttp.ts';
 import type { Source } from './types.ts';

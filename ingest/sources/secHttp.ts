@@ -15,9 +15,9 @@
 // true is neither fetched nor yielded. The two discovery files, the submissions file and
 // company_tickers.json, are still fetched when done, because what else to fetch is read from
 // them; they are just not yielded again.
-import type { Logger } from '../../server/logger.ts';
-import { parseSubmissions, type FilingRecord } from '../parsers/submissions.ts';
-import { parseCompanyTickers } from '../parsers/tickers.ts';
+import type { Logger } from '../../core/logger.ts';
+import { parseSubmissions, type FilingRecord } from '../parsers/edgar/submissions.ts';
+import { parseCompanyTickers } from '../parsers/edgar/tickers.ts';
 import { sleep, spacedRateLimiter } from './rateLimit.ts';
 import type { Source, SourceItem } from './types.ts';
 

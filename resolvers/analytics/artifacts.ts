@@ -2,8 +2,8 @@
 // what was asked, the market files it was computed from and a hash of its content, then read back
 // by id and exported as JSON or as a Markdown report.
 import type { Artifact, Prisma } from '../../prisma/generated/client/client.ts';
-import { ApiError } from '../../server/errors.ts';
-import { newId, sha256Hex } from '../../server/ids.ts';
+import { ApiError } from '../../core/errors.ts';
+import { newId, sha256Hex } from '../../core/ids.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import { requireOrg } from '../access.ts';
 import type { Context } from '../context.ts';

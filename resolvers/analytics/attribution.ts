@@ -12,7 +12,7 @@
 //   row (i, k) = w_i β_i,k Σ_t f_k,t       byFactor[k] = Σ_i row (i, k) = β_p,k Σ_t f_k,t
 //   residual = excessReturn − Σ_k byFactor[k] = Σ_t (r_p,t − RF_t − Σ_k β_p,k f_k,t)
 // so byFactor and the residual add up to excessReturn, and the rows to byFactor, to rounding.
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { Context } from '../context.ts';
 import { excessOf, fitFactors, portfolioWeights, type Holding } from './analyze.ts';
 import { invalid, loadSample, type ModelName, type Sample } from './window.ts';

@@ -2,7 +2,7 @@
 // returns regressed, all regressors jointly (OLS with intercept), on monthly changes of FRED
 // series the service holds. Computed on each request from the rows held; nothing is stored.
 import type { MarketSource } from '../../prisma/generated/client/client.ts';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import { requireDataAccess } from '../access.ts';
 import type { Context } from '../context.ts';
 import { InsufficientObservationsError, ols, RegressionError } from './regression.ts';

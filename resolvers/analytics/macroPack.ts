@@ -2,7 +2,7 @@
 // value with its changes, a drift forecast, the next observation estimated from the series'
 // cadence and its staleness; and the growth/inflation regime. Every number cites the series and
 // the observation dates it comes from. Deterministic: nothing reads today's clock.
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import { requireDataAccess } from '../access.ts';
 import type { Context } from '../context.ts';
 import { heldSeries, monthly, sourcesByKey, yoy, type HeldSeries } from './macro.ts';

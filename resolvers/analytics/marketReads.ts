@@ -2,7 +2,7 @@
 // each with the file it came from, its vintage and coverage: a page of rows in date order, the
 // cursor being the last date served.
 import type { MarketSource } from '../../prisma/generated/client/client.ts';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import { requireDataAccess } from '../access.ts';
 import type { Context } from '../context.ts';
 

@@ -18,7 +18,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import highsLoader, { type Highs } from 'highs';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { Context } from '../context.ts';
 import { excessOf, fitFactors, loadPortfolioSample, portfolioWeights, type Holding } from './analyze.ts';
 import { heldSeries, monthly, sourcesByKey } from './macro.ts';

@@ -4,7 +4,7 @@
 // factor of the model has a value. A daily return is close_t / close_prev − 1 (the previous row of
 // that ticker's file); an excess return subtracts RF. Factor values are percent in the files.
 import type { MarketSource } from '../../prisma/generated/client/client.ts';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { Context } from '../context.ts';
 
 export const models = { ff3: ['Mkt-RF', 'SMB', 'HML'], ff5: ['Mkt-RF', 'SMB', 'HML', 'RMW', 'CMA'], ff5_mom: ['Mkt-RF', 'SMB', 'HML', 'RMW', 'CMA', 'Mom'] } as const;

@@ -1,7 +1,7 @@
 // The billing account as its owners see and change it: the snapshot, credit, the ledger, budget
 // controls, the starter grant and quotes. Writes that move money hold the account's row.
 import type { Db } from '../../prisma/db.ts';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import type { Context, Services } from '../context.ts';

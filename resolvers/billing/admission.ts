@@ -11,11 +11,13 @@
 // (those calls are not charged) and its reservation expires once it stops heartbeating.
 import { hostname } from 'node:os';
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import { ApiError, unexpectedError } from '../../server/errors.ts';
-import { randomBase62 } from '../../server/ids.ts';
-import type { BusEvent } from '../../subscriptions/bus.ts';
+import { ApiError, unexpectedError } from '../../core/errors.ts';
+import { randomBase62 } from '../../core/ids.ts';
+import type { BusEvent, EventBus } from '../../subscriptions/bus.ts';
+import type { PrismaClient } from '../../prisma/db.ts';
+import type { Config } from '../../core/config.ts';
+import type { Logger } from '../../core/logger.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
-import type { Services } from '../context.ts';
 import { creditRoom, gateError, grantRoom, grantUsedUp, stateGate, subscriptionPlans } from './gates.ts';
 import { appendEntry, lockAccount, millicentsPerCent, type AccountRow } from './ledger.ts';
 
@@ -74,7 +76,7 @@ export class Admission {
   private readonly stop = new AbortController();
   hooks: AdmissionHooks = {};
 
-  constructor(private readonly services: Pick<Services, 'prisma' | 'bus' | 'logger' | 'config'>) {}
+  constructor(private readonly services: { prisma: PrismaClient; bus: EventBus; logger: Logger; config: Config }) {}
 
   start(): void {
     this.timer = setInterval(() => void this.tick(), this.services.config.billing.settleMs);

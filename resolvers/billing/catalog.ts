@@ -1,6 +1,6 @@
 // The public pricing catalog and the browser payment configuration (SPEC 2.3, 2.4).
 import type { PrismaClient } from '../../prisma/db.ts';
-import type { Config } from '../../server/config.ts';
+import type { Config } from '../../core/config.ts';
 import { starterPlanKey } from '../orgs.ts';
 
 export const pricingCatalogVersion = '2026-11-01';

@@ -1,6 +1,6 @@
 // The billing gates (SPEC 7.1, 402 codes) as pure decisions, shared by admission (which then
 // reserves) and the quote (which only reports).
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import { starterGrant } from './catalog.ts';
 import { millicentsPerCent } from './ledger.ts';
 

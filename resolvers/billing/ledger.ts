@@ -2,7 +2,7 @@
 // balance goes through appendEntry, inside a transaction that holds the account's row.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Db } from '../../prisma/db.ts';
-import { newId } from '../../server/ids.ts';
+import { newId } from '../../core/ids.ts';
 
 type Tx = Prisma.TransactionClient;
 

@@ -3,8 +3,8 @@
 // confirms a payment (creditTopUp, from its webhook or an off-session confirmation). Without
 // STRIPE_SECRET_KEY these answer 503 payment_processor_unavailable and write nothing.
 import Stripe from 'stripe';
-import type { Config } from '../../server/config.ts';
-import { ApiError } from '../../server/errors.ts';
+import type { Config } from '../../core/config.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import type { Context, Services } from '../context.ts';

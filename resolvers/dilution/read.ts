@@ -1,7 +1,7 @@
 // Reads of a company's dilution records: stored at ingest (materialize.ts), read back by table.
-import type { DataReader } from '../dataCache.ts';
-import { isoDay } from '../citations.ts';
-import { dilutionRulesVersion, materializeDilution, type DilutionKind } from './materialize.ts';
+import type { DataReader } from '../../derived/dataCache.ts';
+import { isoDay } from '../../derived/citations.ts';
+import { dilutionRulesVersion, materializeDilution, type DilutionKind } from '../../derived/dilution/materialize.ts';
 
 /** The tables of the dilution family: each route's path, and the record kinds it lists. */
 export const dilutionTables: { table: string; kinds: DilutionKind[] }[] = [

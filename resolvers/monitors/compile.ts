@@ -4,8 +4,9 @@
 // as `unparsed`. The query is checked with the route's own parameter schema before it is
 // returned, so a monitor is never saved with a read the route would refuse.
 import type { PrismaClient } from '../../prisma/db.ts';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import { cikOf, tickerMatches, tickerOf } from '../entities.ts';
+import { watchableReads } from './watchable.ts';
 
 export type MonitorDelivery = { type: 'webhook'; webhookEndpointId: string } | { type: 'email'; address: string };
 export interface MonitorQuery {
@@ -706,9 +707,7 @@ function applyDates(choice: Choice, draft: Draft, unparsed: Span[], notes: strin
  * facts read without its company or tag is no read at all.
  */
 async function validateParams(choice: Choice): Promise<string[]> {
-  // Loaded when first used: the route table imports the GraphQL schema, which imports this module.
-  const { routes } = await import('../../rest/routes/index.ts');
-  const route = routes.find((r) => r.method === 'GET' && r.path === choice.route);
+  const route = watchableReads().find((r) => r.path === choice.route);
   const schema = route?.params.query;
   if (!schema) refuse(`There is no read ${choice.route} to watch.`, { reason: 'no_route' });
   const dropped: string[] = [];

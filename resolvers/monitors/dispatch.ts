@@ -7,7 +7,7 @@
 // an announcement the bus did not wake anyone for is read on the next poll (the sweep).
 import type { Monitor } from '../../prisma/generated/client/client.ts';
 import type { Services } from '../context.ts';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import { holdCheckpoint, readAllEvents, type LoggedEvent } from '../../subscriptions/eventLog.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import type { BusEvent } from '../../subscriptions/bus.ts';

@@ -1,12 +1,12 @@
 // Monitor matches by email: a digest written with its monitor.matched event (dispatch.ts) and
 // sent by the worker over SMTP, retried on failure with the same Message-ID. Every digest
-// carries a signed link that turns the monitor's email delivery off (rest/routes/delivery.ts).
+// carries a signed link that turns the monitor's email delivery off (catalogue/routes/delivery.ts).
 import type { Monitor, MonitorEmail, Prisma } from '../../prisma/generated/client/client.ts';
-import { newId } from '../../server/ids.ts';
+import { newId } from '../../core/ids.ts';
 import { renderMatchDigest, type DigestLine } from '../../subscriptions/email/digest.ts';
 import { MailerError } from '../../subscriptions/email/mailer.ts';
 import { addressHash, signUnsubscribeToken, verifyUnsubscribeToken } from '../../subscriptions/email/unsubscribeToken.ts';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { Services } from '../context.ts';
 
 /** Waits before the attempts after a failed one: 1 min, 5 min, 30 min, 2 h, 6 h; then the email is failed. */

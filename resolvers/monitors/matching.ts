@@ -8,10 +8,10 @@
 // type, form), then the read itself runs over the announced records: the monitor's answer is
 // always what the route would answer.
 import type { Monitor } from '../../prisma/generated/client/client.ts';
-import type { WatchedRecords } from '../../rest/route.ts';
+import type { WatchedRecords } from './watchable.ts';
 import { isNewTo, type LoggedEvent, type LogPosition } from '../../subscriptions/eventLog.ts';
 import type { Context } from '../context.ts';
-import { compareDecimals } from '../decimal.ts';
+import { compareDecimals } from '../../core/decimal.ts';
 import { parsedParams, watchedRoute } from './spec.ts';
 
 export const announcingEvent: Record<WatchedRecords, string> = {
@@ -58,7 +58,7 @@ export function announcedIds(event: LoggedEvent): string[] {
 /** What the monitor's read shows of these records (its default view), past its threshold. */
 export async function matchedItems(ctx: Context, m: Watcher, ids: string[]): Promise<Record<string, unknown>[]> {
   if (!ids.length) return [];
-  const route = await watchedRoute(m.route);
+  const route = watchedRoute(m.route);
   const items = await route.watch.items(parsedParams(route, m.params as Record<string, string>), ctx, [...new Set(ids)]);
   const threshold = m.threshold as { below?: string; above?: string } | null;
   if (!threshold) return items;

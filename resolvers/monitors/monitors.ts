@@ -1,14 +1,14 @@
 // Monitors of an organization (SPEC 4.7): create, list, deactivate, set the delivery, and the
 // matches since the last check. The worker side (matches delivered by themselves) is dispatch.ts.
 import type { Monitor } from '../../prisma/generated/client/client.ts';
-import { ApiError } from '../../server/errors.ts';
-import { newId } from '../../server/ids.ts';
+import { ApiError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
 import { currentPosition, readPublicEvents, type LogPosition } from '../../subscriptions/eventLog.ts';
 import { requireOrg } from '../access.ts';
 import type { Context } from '../context.ts';
 import { announcedIds, announcingEvent, matchedItems, mayMatch } from './matching.ts';
 import { checkQuery, type MonitorQuery } from './spec.ts';
-import type { WatchedRecords } from '../../rest/route.ts';
+import type { WatchedRecords } from './watchable.ts';
 
 export type MonitorDelivery = { type: 'webhook'; webhookEndpointId: string } | { type: 'email'; address: string };
 

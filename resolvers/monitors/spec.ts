@@ -1,10 +1,10 @@
 // What a monitor saves: one list read of the route table, `{route, params}`, checked by that
 // route's own parameter schema (nothing is described twice), plus a threshold for fact reads.
 // From the read it derives the keys that let an event find its candidate monitors by index.
-import type { Route, WatchedRecords } from '../../rest/route.ts';
-import { ApiError } from '../../server/errors.ts';
+import { ApiError } from '../../core/errors.ts';
 import type { Context } from '../context.ts';
 import { ciksFor } from '../entities.ts';
+import { watchableReads, type WatchableRead, type WatchedRecords } from './watchable.ts';
 
 export interface MonitorQuery {
   route: string;
@@ -27,22 +27,14 @@ const decimal = /^-?\d{1,30}(\.\d{1,12})?$/;
 
 const invalid = (path: string, message: string) => new ApiError('validation_error', `${path}: ${message}`, { details: { issues: [{ path, message, code: 'invalid_value' }] } });
 
-let watched: Promise<Route[]> | undefined;
-
-/** The list reads a monitor can save (loaded late, once: the route table imports the schema this module serves). */
-export function watchedRoutes(): Promise<Route[]> {
-  watched ??= import('../../rest/routes/index.ts').then(({ routes }) => routes.filter((r) => r.watch && r.method === 'GET'));
-  return watched;
-}
-
-export async function watchedRoute(path: string): Promise<Route & { watch: NonNullable<Route['watch']> }> {
-  const route = (await watchedRoutes()).find((r) => r.path === path);
-  if (!route) throw invalid('query.route', `not a read a monitor can watch; one of ${(await watchedRoutes()).map((r) => r.path).join(', ')}`);
-  return route as Route & { watch: NonNullable<Route['watch']> };
+export function watchedRoute(path: string): WatchableRead {
+  const route = watchableReads().find((r) => r.path === path);
+  if (!route) throw invalid('query.route', `not a read a monitor can watch; one of ${watchableReads().map((r) => r.path).join(', ')}`);
+  return route;
 }
 
 /** The route's parsed params for a saved query (the route runs with these). */
-export function parsedParams(route: Route, params: Record<string, string>): { path: Record<string, never>; query: Record<string, unknown>; body: undefined } {
+export function parsedParams(route: WatchableRead, params: Record<string, string>): { path: Record<string, never>; query: Record<string, unknown>; body: undefined } {
   const parsed = route.params.query!.safeParse(params);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -53,7 +45,7 @@ export function parsedParams(route: Route, params: Record<string, string>): { pa
 }
 
 export async function checkQuery(ctx: Context, input: { route: string; params?: Record<string, unknown> | null; threshold?: { below?: string | null; above?: string | null } | null }): Promise<CheckedQuery> {
-  const route = await watchedRoute(input.route);
+  const route = watchedRoute(input.route);
   const params: Record<string, string> = {};
   for (const [key, value] of Object.entries(input.params ?? {})) {
     if (pagingParams.has(key)) throw invalid(`query.params.${key}`, 'a monitor pages by itself; leave out limit, cursor and view');
@@ -72,9 +64,9 @@ export async function checkQuery(ctx: Context, input: { route: string; params?: 
   return { route: route.path, params, ...(threshold ? { threshold } : {}), records: route.watch.records, scope: route.watch.scope, ciks, form };
 }
 
-function checkThreshold(route: Route, threshold: { below?: string | null; above?: string | null } | null | undefined) {
+function checkThreshold(route: WatchableRead, threshold: { below?: string | null; above?: string | null } | null | undefined) {
   if (!threshold) return undefined;
-  if (route.watch!.records !== 'fact') throw invalid('query.threshold', 'a threshold applies to fact reads (/v1/facts) only');
+  if (route.watch.records !== 'fact') throw invalid('query.threshold', 'a threshold applies to fact reads (/v1/facts) only');
   const { below, above } = threshold;
   if (below == null && above == null) throw invalid('query.threshold', 'name below, above or both');
   for (const [key, value] of Object.entries({ below, above })) if (value != null && !decimal.test(value)) throw invalid(`query.threshold.${key}`, 'expected a decimal number as a string, e.g. "1000000000" or "-0.5"');

@@ -1,5 +1,5 @@
 // JSON-RPC 2.0 and the parts of the Model Context Protocol (2025-11-25) the endpoint speaks.
-import { ApiError, type ErrorCode } from '../../server/errors.ts';
+import { ApiError, type ErrorCode } from '../../core/errors.ts';
 
 /** Newest first; initialize answers with the client's version when it is one of these. */
 export const supportedProtocolVersions = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;

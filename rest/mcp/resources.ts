@@ -1,9 +1,9 @@
 // MCP resources: what an agent can cite, by URI. Listing walks what was ingested; reading runs
 // the route of the table that serves the same thing over REST.
 import type { Context } from '../../resolvers/context.ts';
-import { toApiError } from '../../server/errors.ts';
-import { parseParams } from '../params.ts';
-import type { Route } from '../route.ts';
+import { toApiError } from '../../core/errors.ts';
+import { parseParams } from '../../catalogue/params.ts';
+import type { Route } from '../../catalogue/route.ts';
 import { fromApiError, invalidParams } from './protocol.ts';
 
 export const resourceTemplates = [

@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { assertAccess } from '../../resolvers/access.ts';
 import type { Context } from '../../resolvers/context.ts';
 import { chargeQuota } from '../../resolvers/metering.ts';
-import { ApiError, envelope, toApiError } from '../../server/errors.ts';
-import { parseParams } from '../params.ts';
-import type { Route } from '../route.ts';
+import { ApiError, envelope, toApiError } from '../../core/errors.ts';
+import { parseParams } from '../../catalogue/params.ts';
+import type { Route } from '../../catalogue/route.ts';
 import { CircuitBreaker } from './breaker.ts';
 import { fromApiError, invalidParams, McpError, rpcCodes } from './protocol.ts';
 

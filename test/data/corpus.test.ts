@@ -5,7 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest, type IngestSummary } from '../../ingest/run.ts';
-import { parseCompanyFacts } from '../../ingest/parsers/companyFacts.ts';
+import { parseCompanyFacts } from '../../ingest/parsers/xbrl/companyFacts.ts';
 import { folderSource } from '../../ingest/sources/folder.ts';
 import { corpusDir, hasCorpus } from '../corpus.ts';
 import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from '../harness.ts';

@@ -2,7 +2,7 @@
 // in number for 10 parents and for 1,000. A financial read (facts, statements, segments) sends as
 // many for a company with 30 years of filings as for one with two.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FactRecord } from '../../ingest/parsers/companyFacts.ts';
+import type { FactRecord } from '../../ingest/parsers/xbrl/companyFacts.ts';
 import { loadFacts } from '../../ingest/load/facts.ts';
 import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from '../harness.ts';
 

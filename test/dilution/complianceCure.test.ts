@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readEightK } from '../../ingest/parsers/eightKCover.ts';
+import { readEightK } from '../../ingest/parsers/eightK/cover.ts';
 import { runIngest } from '../../ingest/run.ts';
 import { fixtureSource } from '../data/fixtureSource.ts';
 import { call, orgWithKey, startIsolatedService, type TestService } from '../harness.ts';

@@ -1,9 +1,9 @@
-// An offering document's terms (ingest/parsers/dilutionTerms.ts) become dilution records linked to
+// An offering document's terms (ingest/parsers/offerings/dilutionTerms.ts) become dilution records linked to
 // the offering by its filing: warrants issued, lock-ups, rights of first refusal, each with the
 // sentence it was read from. Values are checked against the prospectus's own text.
 import { describe, expect, it } from 'vitest';
-import { dilutionTermsOfFiling } from '../../ingest/parsers/dilutionTerms.ts';
-import { termRows, termsSummary } from '../../resolvers/dilution/materialize.ts';
+import { dilutionTermsOfFiling } from '../../ingest/parsers/offerings/dilutionTerms.ts';
+import { termRows, termsSummary } from '../../derived/dilution/materialize.ts';
 import { corpusFile, hasCorpus } from '../corpus.ts';
 
 const event = { date: new Date('2024-11-01T00:00:00Z'), orderedAt: new Date('2024-11-01T00:00:00Z'), accessionNumber: '0001104659-24-132924', form: '424B4', filedAt: null, citationUrl: 'https://www.sec.gov/Archives/edgar/data/1130598/000110465924132924/tm2427593-4_424b4.htm' };

@@ -2,10 +2,10 @@
 // documents ingested, read back through /v1/dilution/*. Expected numbers are read from the corpus
 // files themselves, independently of the service's parsers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dilutionTermsOfFiling } from '../../ingest/parsers/dilutionTerms.ts';
+import { dilutionTermsOfFiling } from '../../ingest/parsers/offerings/dilutionTerms.ts';
 import { runIngest } from '../../ingest/run.ts';
-import { routes } from '../../rest/routes/index.ts';
-import { babyShelfOf, runwayOf } from '../../resolvers/dilution/rules.ts';
+import { routes } from '../../catalogue/routes/index.ts';
+import { babyShelfOf, runwayOf } from '../../derived/dilution/rules.ts';
 import { corpusFile, hasCorpus } from '../corpus.ts';
 import { fixtureSource } from '../data/fixtureSource.ts';
 import { call, orgWithKey, startIsolatedService, type TestService } from '../harness.ts';

@@ -2,7 +2,7 @@
 // performance (ecd inline XBRL and us-gaap:NetIncomeLoss), its director nominees, and JPMorgan's
 // 8-K Item 5.02.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseProxyStatement } from '../../ingest/parsers/proxyStatement.ts';
+import { parseProxyStatement } from '../../ingest/parsers/proxy/proxyStatement.ts';
 import { runIngest } from '../../ingest/run.ts';
 import { folderSource } from '../../ingest/sources/folder.ts';
 import type { Source } from '../../ingest/sources/types.ts';

@@ -4,7 +4,7 @@
 // project's 4/A fixture and an original derived from it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
-import { routes } from '../../rest/routes/index.ts';
+import { routes } from '../../catalogue/routes/index.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 import { fixtureSource } from '../data/fixtureSource.ts';
 import { call, expectEnvelope, orgWithKey, startIsolatedService, type TestService } from '../harness.ts';

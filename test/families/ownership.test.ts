@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
 import type { Source } from '../../ingest/sources/types.ts';
-import { routes } from '../../rest/routes/index.ts';
+import { routes } from '../../catalogue/routes/index.ts';
 import { corpusDir, corpusFile, hasCorpus } from '../corpus.ts';
 import { call, expectEnvelope, orgWithKey, startIsolatedService, type TestService } from '../harness.ts';
 

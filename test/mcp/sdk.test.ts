@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
-import { routes } from '../../rest/routes/index.ts';
+import { routes } from '../../catalogue/routes/index.ts';
 import { fixtureCorpus, fixtureSource } from '../data/fixtureSource.ts';
 import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from '../harness.ts';
 

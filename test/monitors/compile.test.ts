@@ -6,9 +6,9 @@ import { orgWithKey, startTestService, type TestService } from '../harness.ts';
 import { runIngest } from '../../ingest/run.ts';
 import { fixtureSource, fixtureCorpus } from '../data/fixtureSource.ts';
 import { amountOf, compileMonitor, normalizeName, prismaCompileEnv, type CompileEnv, type MonitorQuery } from '../../resolvers/monitors/compile.ts';
-import { routes } from '../../rest/routes/index.ts';
-import { ApiError } from '../../server/errors.ts';
-import { newId } from '../../server/ids.ts';
+import { routes } from '../../catalogue/routes/index.ts';
+import { ApiError } from '../../core/errors.ts';
+import { newId } from '../../core/ids.ts';
 
 type Org = 'one' | 'many' | 'none';
 let t: TestService;

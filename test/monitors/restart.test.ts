@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
 import type { DatabaseTarget } from '../../prisma/adapter.ts';
-import type { Config } from '../../server/config.ts';
+import type { Config } from '../../core/config.ts';
 import { fixtureSource } from '../data/fixtureSource.ts';
 import { call, eventually, orgWithKey, scratchDatabase, startTestService, type TestService } from '../harness.ts';
 import { WebhookReceiver } from '../support/webhookReceiver.ts';

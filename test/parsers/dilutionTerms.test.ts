@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dilutionTermsOf, dilutionTermsOfFiling, type DilutionTerms } from '../../ingest/parsers/dilutionTerms.ts';
-import { parseOffering } from '../../ingest/parsers/offerings.ts';
+import { dilutionTermsOf, dilutionTermsOfFiling, type DilutionTerms } from '../../ingest/parsers/offerings/dilutionTerms.ts';
+import { parseOffering } from '../../ingest/parsers/offerings/offerings.ts';
 import { corpusFile, hasCorpus } from '../corpus.ts';
 
 async function read(file: string) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseEightK, type EightKEvent, type EightKReport } from '../../ingest/parsers/eightK.ts';
+import { parseEightK, type EightKEvent, type EightKReport } from '../../ingest/parsers/eightK/eightK.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 function eventFor<T extends EightKEvent['type']>(report: EightKReport, type: T): Extract<EightKEvent, { type: T }> {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { complianceRegainedIn, eightKDilutionOf, exchangeNoticeIn, reverseSplitsIn, securitiesSaleIn } from '../../ingest/parsers/eightKDilution.ts';
-import { readOffering } from '../../ingest/parsers/offeringSource.ts';
+import { complianceRegainedIn, eightKDilutionOf, exchangeNoticeIn, reverseSplitsIn, securitiesSaleIn } from '../../ingest/parsers/eightK/dilution.ts';
+import { readOffering } from '../../ingest/parsers/offerings/source.ts';
 import { corpusFile, hasCorpus } from '../corpus.ts';
 
 // The corpus holds no 8-K with Item 3.01, 5.03, 1.01 or 3.02. The item readers are therefore checked

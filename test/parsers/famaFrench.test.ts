@@ -1,7 +1,7 @@
 // Fama-French data-library files (market/factors): percent values as written, the monthly and
 // annual blocks kept apart, the stated CRSP vintage (or why there is none), -99.99 as null.
 import { describe, expect, it } from 'vitest';
-import { parseFamaFrench } from '../../ingest/parsers/famaFrench.ts';
+import { parseFamaFrench } from '../../ingest/parsers/market/famaFrench.ts';
 import { corpusFile, hasCorpus } from '../corpus.ts';
 
 const factors = async (name: string) => parseFamaFrench(await corpusFile(`market/factors/${name}`), name);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseForm13f, type Form13fHolding } from '../../ingest/parsers/form13f.ts';
+import { parseForm13f, type Form13fHolding } from '../../ingest/parsers/ownership/form13f.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 const holding = (holdings: Form13fHolding[] | null, cusip: string) => holdings?.find((h) => h.cusip?.toUpperCase() === cusip);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseForm144 } from '../../ingest/parsers/form144.ts';
+import { parseForm144 } from '../../ingest/parsers/ownership/form144.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 describe('Form 144 fixture', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFormC } from '../../ingest/parsers/formC.ts';
+import { parseFormC } from '../../ingest/parsers/forms/formC.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 const corpus = async (name: string) => parseFormC(await corpusFile(`forms/formc/${name}`), name);

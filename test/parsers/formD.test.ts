@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseFormD } from '../../ingest/parsers/formD.ts';
+import { parseFormD } from '../../ingest/parsers/forms/formD.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 describe('Form D fixture', () => {

@@ -1,7 +1,7 @@
 // FRED series files (market/macro): both header styles, missing values as null (FRED's "." and
 // fredgraph's empty field), the frequency read off the dates, values as written.
 import { describe, expect, it } from 'vitest';
-import { parseFred } from '../../ingest/parsers/fred.ts';
+import { parseFred } from '../../ingest/parsers/market/fred.ts';
 import { corpusFile, hasCorpus } from '../corpus.ts';
 
 const series = async (name: string) => parseFred(await corpusFile(`market/macro/${name}`), name);

@@ -1,7 +1,7 @@
 // Daily price files of the corpus (market/prices): values as written, trading days from
 // timezone-suffixed stamps, the ticker from the file name, TLT's junk ticker row reported.
 import { describe, expect, it } from 'vitest';
-import { parsePrices } from '../../ingest/parsers/marketPrices.ts';
+import { parsePrices } from '../../ingest/parsers/market/prices.ts';
 import { corpusFile, hasCorpus } from '../corpus.ts';
 
 const prices = async (name: string) => parsePrices(await corpusFile(`market/prices/${name}`), name);

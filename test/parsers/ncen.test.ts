@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseNcen } from '../../ingest/parsers/ncen.ts';
+import { parseNcen } from '../../ingest/parsers/funds/ncen.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 describe('parseNcen on a hand-written two-series submission', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseNport } from '../../ingest/parsers/nport.ts';
+import { parseNport } from '../../ingest/parsers/funds/nport.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 describe('parseNport on a hand-written NPORT-P/A', () => {

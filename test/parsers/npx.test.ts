@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseNpx } from '../../ingest/parsers/npx.ts';
+import { parseNpx } from '../../ingest/parsers/funds/npx.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 const corpus = async (name: string) => parseNpx(await corpusFile(`forms/npx/${name}`), name);

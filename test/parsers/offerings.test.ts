@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOffering, type OfferingDocument } from '../../ingest/parsers/offerings.ts';
+import { parseOffering, type OfferingDocument } from '../../ingest/parsers/offerings/offerings.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 async function corpusOffering(file: string): Promise<OfferingDocument> {

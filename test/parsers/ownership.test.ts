@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseOwnership } from '../../ingest/parsers/ownership.ts';
+import { parseOwnership } from '../../ingest/parsers/ownership/insiderForms.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 describe('parseOwnership on a hand-written joint Form 4/A', () => {

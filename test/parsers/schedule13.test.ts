@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSchedule13 } from '../../ingest/parsers/schedule13.ts';
+import { parseSchedule13 } from '../../ingest/parsers/ownership/schedule13.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 describe('Schedule 13G/A fixture', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitSections, type FilingSection } from '../../ingest/parsers/sections.ts';
+import { splitSections, type FilingSection } from '../../ingest/parsers/documents/sections.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 const byKey = (sections: FilingSection[]) => new Map(sections.map((section) => [section.key, section]));

@@ -2,10 +2,10 @@
 // ticker maps and the EDGAR index files. Fixtures are small files in the real formats; the
 // corpus suites check the real files.
 import { describe, expect, it } from 'vitest';
-import { parseEdgarIndex } from '../../ingest/parsers/edgarIndex.ts';
-import { parseSgmlSubmission } from '../../ingest/parsers/sgml.ts';
-import { parseSubmissions } from '../../ingest/parsers/submissions.ts';
-import { parseCompanyTickers, parseCompanyTickersExchange } from '../../ingest/parsers/tickers.ts';
+import { parseEdgarIndex } from '../../ingest/parsers/edgar/indexFiles.ts';
+import { parseSgmlSubmission } from '../../ingest/parsers/documents/sgml.ts';
+import { parseSubmissions } from '../../ingest/parsers/edgar/submissions.ts';
+import { parseCompanyTickers, parseCompanyTickersExchange } from '../../ingest/parsers/edgar/tickers.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 describe('submissions JSON (fixtures)', () => {

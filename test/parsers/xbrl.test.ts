@@ -1,8 +1,8 @@
 // XBRL parsers: companyfacts JSON, XBRL instance documents and inline XBRL. Every value must be
 // the exact decimal text the filing shows (after inline scale and sign), never a float.
 import { describe, expect, it } from 'vitest';
-import { parseCompanyFacts, type FactRecord } from '../../ingest/parsers/companyFacts.ts';
-import { inlineValue, parseInlineXbrl, parseXbrlInstance } from '../../ingest/parsers/xbrlInstance.ts';
+import { parseCompanyFacts, type FactRecord } from '../../ingest/parsers/xbrl/companyFacts.ts';
+import { inlineValue, parseInlineXbrl, parseXbrlInstance } from '../../ingest/parsers/xbrl/xbrlInstance.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
 const find = (facts: FactRecord[], tag: string, where: Partial<FactRecord> = {}) =>

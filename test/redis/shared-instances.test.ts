@@ -2,9 +2,9 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { RedisLimiter } from '../../server/limiter.ts';
-import { createLogger } from '../../server/logger.ts';
-import { connectRedis, readyWithin } from '../../server/redis.ts';
+import { RedisLimiter } from '../../core/limiter.ts';
+import { createLogger } from '../../core/logger.ts';
+import { connectRedis, readyWithin } from '../../core/redis.ts';
 import { call, orgWithKey, sessionToken, startTestService, type TestService } from '../harness.ts';
 
 let a: TestService;

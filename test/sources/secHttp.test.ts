@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { secHttpSource, type SecHttpOptions } from '../../ingest/sources/secHttp.ts';
-import { createLogger } from '../../server/logger.ts';
+import { createLogger } from '../../core/logger.ts';
 import { corpusDir, fixture, hasCorpus } from '../corpus.ts';
 import { startSecServer, type SecRequest, type SecServer } from '../support/secServer.ts';
 

@@ -4,12 +4,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streamExport } from '../../rest/export.ts';
-import type { Route } from '../../rest/route.ts';
+import { streamExport } from '../../catalogue/export.ts';
+import type { Route } from '../../catalogue/route.ts';
 import type { Context } from '../../resolvers/context.ts';
 import { recordEvent, recordEvents } from '../../subscriptions/events.ts';
 import { purgeExpiredEvents } from '../../subscriptions/retention.ts';
-import { newId } from '../../server/ids.ts';
+import { newId } from '../../core/ids.ts';
 import { call, expectEnvelope, orgWithKey, startTestService, type TestService } from '../harness.ts';
 
 let t: TestService;

@@ -1,0 +1,34 @@
+// The route table: every /v1 route and the discovery routes, in one list.
+import { provideWatchableReads, type WatchableRead } from '../../resolvers/monitors/watchable.ts';
+import type { Route } from '../route.ts';
+import { discoveryRoutes } from './discovery.ts';
+import { edgarRoutes } from './edgar.ts';
+import { financialRoutes } from './financials.ts';
+import { formAndEventRoutes } from './formsEvents.ts';
+import { platformRoutes } from './platform.ts';
+import { streamRoutes } from './streams.ts';
+import { webhookRoutes } from './webhooks.ts';
+import { diagnosticsRoutes } from './diagnostics.ts';
+import { billingRoutes } from './billing.ts';
+import { deliveryRoutes, unsubscribeRoutes } from './delivery.ts';
+import { monitorRoutes } from './monitors.ts';
+import { marketRoutes } from './market.ts';
+import { macroRoutes } from './macro.ts';
+import { intelligenceRoutes } from './intelligence.ts';
+import { portfolioRoutes } from './portfolio.ts';
+import { optimizeRoutes } from './optimize.ts';
+import { artifactRoutes } from './artifacts.ts';
+import { dilutionRoutes } from './dilution.ts';
+import { insiderRoutes } from './insiders.ts';
+import { offeringRoutes } from './offerings.ts';
+import { earningsRoutes } from './earnings.ts';
+import { compensationRoutes } from './compensation.ts';
+import { ownershipRoutes } from './ownership.ts';
+import { fundRoutes } from './funds.ts';
+import { agentRoutes } from './agent.ts';
+import { searchRoutes } from './search.ts';
+
+export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...dilutionRoutes, ...insiderRoutes, ...offeringRoutes, ...earningsRoutes, ...compensationRoutes, ...ownershipRoutes, ...fundRoutes, ...agentRoutes, ...searchRoutes, ...marketRoutes, ...macroRoutes, ...intelligenceRoutes, ...portfolioRoutes, ...optimizeRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes];
+
+// Monitors save list reads of this table; they learn which ones here, once it is built.
+provideWatchableReads(routes.filter((r): r is Route & WatchableRead => !!r.watch && r.method === 'GET'));

@@ -1,0 +1,136 @@
+// Offerings (issue 14): one view across registered offerings (S-1, S-3, F-1, F-3, amendments,
+// 424B prospectuses, POS AM), Regulation D (Form D), Regulation Crowdfunding (Form C) and
+// Regulation A (Form 1-A), with the amounts, price, exemptions and linked filings normalized.
+import { z } from 'zod';
+import { OfferingDocument, OfferingsDocument, type OfferingFieldsFragment } from '../operations/generated.ts';
+import { cikParam, coverage, coverageSchema, dateParam, inView, tickerParam, type View } from '../dataParams.ts';
+import { listEnvelope, operationRoute, pageParams, type Route, viewParam } from '../route.ts';
+import { ApiError } from '../../core/errors.ts';
+import { offeringTypes } from '../../resolvers/offerings.ts';
+
+const typeVocabulary =
+  '`ipo`, `follow_on` (priced or best-efforts sale off an effective registration), `shelf` (a Rule 415 shelf registration), `atm` (at-the-market program), `resale` (selling holders), `deregistration`, `other_registered`: registered offerings, as classified from the cover page; `reg_d`: a Form D notice of an exempt offering; `reg_cf`: a Regulation Crowdfunding Form C filing; `reg_a`: a Regulation A Form 1-A (none ingested yet)';
+
+export const offeringItem = z
+  .object({
+    object: z.literal('offering'),
+    id: z.string().describe('The offering filing\'s id: its accession number, or `doc_…` for an ingested document that carries none. Use it with GET /v1/offerings/{offering_id}.'),
+    regime: z.enum(['registered', 'reg_d', 'reg_cf', 'reg_a']).describe('The registration regime: a Securities Act registration, or the exemption family (Regulation D, Crowdfunding, Regulation A)'),
+    offeringType: z.enum(offeringTypes).describe(`The normalized offering type, one vocabulary across forms: ${typeVocabulary}`),
+    offeringTypeConfidence: z.string().describe('`high`, `medium` or `low`: how sure the classification is. Forms D, C and 1-A state their regime (always high); a registered offering\'s type is read from its cover page'),
+    formType: z.string().describe('As filed: S-1, S-3/A, 424B4, POS AM, D, D/A, C, C-U, C-AR, C-TR …'),
+    filingRole: z
+      .string()
+      .describe('What this filing is within its offering: registration_statement, registration_statement_amendment, post_effective_amendment, prospectus (registered); notice, notice_amendment (Form D); offering_statement, offering_statement_amendment, progress_update, annual_report, termination_of_reporting, withdrawal (Form C)'),
+    issuer: z.object({ cik: z.string().nullable(), name: z.string().nullable(), ticker: z.string().nullable().describe('As printed on a prospectus cover; null for Forms D and C'), exchange: z.string().nullable() }),
+    securitiesOffered: z.string().nullable().describe('The securities, in the filing\'s words (cover title lines; Form D security types; Form C security type)'),
+    amountOffered: z
+      .number()
+      .nullable()
+      .describe('US dollars. Form D: totalOfferingAmount. Form C: maximumOfferingAmount (the most the offering may raise; the target is `targetAmount`). 424B: the pricing table\'s total public offering price (gross proceeds). S-1/S-3: the maximum aggregate offering price on the cover or in the filing-fee exhibit'),
+    amountOfferedField: z.string().nullable().describe('The field `amountOffered` was read from'),
+    amountOfferedNullReason: z.string().nullable().describe('Why `amountOffered` is null (an indefinite Form D amount, a preliminary prospectus, a deregistration, a Form C report without offering information)'),
+    targetAmount: z.number().nullable().describe('Form C only: the target offering amount (`offeringAmount`), the minimum the offering must reach'),
+    amountSold: z.number().nullable().describe('US dollars. Form D: totalAmountSold. Null for the other forms, which do not report it (see amountSoldNullReason)'),
+    amountSoldField: z.string().nullable(),
+    amountSoldNullReason: z.string().nullable(),
+    amountRemaining: z.number().nullable().describe('Form D: totalRemaining'),
+    pricePerUnit: z.number().nullable().describe('US dollars per share or unit: a prospectus\'s public offering price per share; a Form C\'s price per security. Null for Form D, which states none'),
+    pricePerUnitNullReason: z.string().nullable(),
+    unitsOffered: z.number().nullable().describe('Shares or securities offered, where the filing states a number'),
+    currency: z.string().describe('Currency of the amounts: USD'),
+    exemptions: z
+      .array(z.object({ code: z.string().describe('As filed: 06b, 06c, 04, 04a5, 3C.1, 3C.7 …; 4(a)(6) for Regulation Crowdfunding'), description: z.string() }))
+      .describe('The exemptions claimed: Form D item 6 (Rule 504, 506(b), 506(c), Section 4(a)(5), Investment Company Act 3(c)); Section 4(a)(6) for Form C; empty for a registered offering'),
+    date: z.string().nullable().describe('The offering filing\'s date (YYYY-MM-DD): the filing date; for a document that states none, the signature date (see dateField)'),
+    dateField: z.enum(['filedAt', 'signatureDate']).describe('Which date `date` is'),
+    filedAt: z.string().nullable().describe('The filing date; null for an ingested document that states none'),
+    dateOfFirstSale: z.string().nullable().describe('Form D: the date of first sale'),
+    deadline: z.string().nullable().describe('Form C: the offering deadline'),
+    isAmendment: z.boolean(),
+    isPreliminary: z.boolean().nullable().describe('A registered offering\'s red herring or not-yet-effective registration; null for Forms D and C'),
+    registrationFileNumber: z.string().nullable().describe('The Securities Act file number (333-…) a registered offering\'s filings share'),
+    fileNumber: z.string().nullable().describe('The file number the filing states (333-… registered; 020-… Form C)'),
+    previousAccessionNumber: z.string().nullable().describe('Form D/A: the notice it amends'),
+    intermediaries: z.array(z.string()).describe('Underwriters, placement and sales agents (registered); broker-dealers paid sales compensation (Form D); the funding portal or broker (Form C)'),
+    linkedFilings: z
+      .array(z.object({ offeringId: z.string(), accessionNumber: z.string().nullable(), formType: z.string(), filingRole: z.string(), date: z.string().nullable(), link: z.string().describe('Why they are linked: a shared registration or Form C file number, the notice a D/A amends') }))
+      .describe('The other ingested filings of the same offering: a registration statement\'s amendments and prospectuses, a Form C\'s updates, a Form D\'s amendments'),
+    accessionNumber: z.string().nullable(),
+    citationUrl: z.string().nullable().describe('The filing\'s primary document on sec.gov; null when the ingested document carries no accession number (citationNullReason)'),
+    citationNullReason: z.string().nullable(),
+    sourceDocument: z.string().describe('The ingested file the values were read from'),
+    details: z.record(z.string(), z.unknown()).describe('Form-specific fields: underwriters, placement and sales agents, shelf flag (registered); industry group, fund type, minimum investment, investors, commissions and finders\' fees (Form D); intermediary and its compensation, oversubscription (Form C)'),
+  })
+  .partial()
+  .required({ object: true, id: true, offeringType: true, formType: true, accessionNumber: true, citationUrl: true });
+
+function toOffering(o: OfferingFieldsFragment, view: View) {
+  return inView(view, { object: 'offering' as const, ...o, details: o.details as Record<string, unknown> } as z.input<typeof offeringItem> & Record<string, unknown>, {
+    always: ['object', 'id', 'offeringType', 'formType', 'accessionNumber', 'citationUrl'],
+    compact: ['issuer', 'amountOffered', 'amountSold', 'pricePerUnit', 'date'],
+    agent: ['regime', 'issuer', 'securitiesOffered', 'amountOffered', 'amountSold', 'pricePerUnit', 'exemptions', 'date', 'linkedFilings', 'sourceDocument'],
+  });
+}
+
+const list = operationRoute({
+  name: 'offerings_list',
+  method: 'GET',
+  path: '/v1/offerings',
+  summary: 'Offerings across S-1/S-3/424B, Form D, Form C and Form 1-A',
+  description: `One row per offering filing, newest filed first (documents that state no filing date last), in one normalized vocabulary: issuer, offering type, amount offered and sold (US dollars), price per unit, exemptions claimed, date and the linked filings of the same offering. Filter by company (ticker or cik), type (${typeVocabulary}) and date. Every row cites its filing. Regulation A (Form 1-A) documents are not in the ingested corpus yet, so type=reg_a answers an empty list that says so.`,
+  tag: 'Offerings',
+  access: 'org',
+  meter: 'data_read',
+  mcp: true,
+  params: {
+    query: z.strictObject({
+      ticker: tickerParam,
+      cik: cikParam,
+      type: z.enum(offeringTypes).optional().describe('Normalized offering type'),
+      from: dateParam('Offering date on or after'),
+      to: dateParam('Offering date on or before'),
+      ...pageParams,
+      view: viewParam,
+    }),
+  },
+  response: listEnvelope(offeringItem).extend({ coverage: coverageSchema }),
+  errors: ['entity_not_found'],
+  operation: OfferingsDocument,
+  variables: ({ query }) => ({ ticker: query.ticker ?? null, cik: query.cik ?? null, type: query.type ?? null, from: query.from ?? null, to: query.to ?? null, first: query.limit, after: query.cursor ?? null }),
+}).reshape(({ offerings }, meta, { query }) => ({
+  object: 'list',
+  data: offerings.nodes.map((o) => toOffering(o, query.view)),
+  hasMore: offerings.hasMore,
+  nextCursor: offerings.nextCursor,
+  coverage: coverage(
+    `Offering filings ingested (registered offerings, Form D, Form C, Form 1-A)${query.type ? ` of type ${query.type}` : ''}${query.ticker ? ` for ${query.ticker}` : ''}${query.cik ? ` for CIK ${query.cik}` : ''}${query.from ? ` from ${query.from}` : ''}${query.to ? ` to ${query.to}` : ''}`,
+    query.type === 'reg_a' ? { unavailable: true, reason: 'Form 1-A documents are not in the ingested corpus yet.' } : {},
+  ),
+  ...meta,
+}));
+
+const byId = operationRoute({
+  name: 'offerings_get',
+  method: 'GET',
+  path: '/v1/offerings/{offering_id}',
+  summary: 'One offering filing, normalized',
+  description: 'The path takes the `id` a list gave: the accession number (0001104659-24-132924), or `doc_…` for an ingested document that carries none.',
+  tag: 'Offerings',
+  access: 'org',
+  meter: 'data_read',
+  mcp: true,
+  params: {
+    path: z.strictObject({ offering_id: z.string().regex(/^(\d{10}-\d{2}-\d{6}|doc_[0-9a-f]{32})$/, 'expected an accession number like 0001234567-24-000001 or a doc_… id') }),
+    query: z.strictObject({ view: viewParam }),
+  },
+  response: offeringItem.extend({ requestId: z.string() }),
+  errors: ['offering_not_found'],
+  operation: OfferingDocument,
+  variables: ({ path }) => ({ id: path.offering_id }),
+}).reshape(({ offering }, meta, { path, query }) => {
+  if (!offering) throw new ApiError('offering_not_found', `No offering filing ${path.offering_id} is in the offerings this service has ingested.`);
+  return { ...toOffering(offering, query.view), ...meta };
+});
+
+export const offeringRoutes: Route[] = [list, byId];

@@ -1,0 +1,76 @@
+// The GraphQL door's price list at work: every operation is measured before it runs
+// (graphql/cost.ts), refused past the limits with a 400 the client can act on (a batch, or a
+// document of too many tokens, before it is even parsed), and charged
+// to the organization's `graphql` meter by its cost, whether it came over HTTP or graphql-ws.
+// Persisted REST and MCP operations do not pass here: they are charged once, by their route.
+import { Lexer, Source, TokenKind, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { assertScope, operationScope } from '../resolvers/access.ts';
+import type { Context, Services } from '../resolvers/context.ts';
+import { chargeQuota } from '../resolvers/metering.ts';
+import { schema } from '../schema/index.ts';
+import { ApiError } from '../core/errors.ts';
+import { measureDocument } from './cost.ts';
+
+export const maxDepth = 15;
+export const maxAliases = 30;
+export const maxTokens = 5000;
+
+/** Measures an operation, refuses it past a limit, charges its cost; resolves to the cost and its price. */
+export async function priceOperation(services: Services, args: Pick<ExecutionArgs, 'document' | 'variableValues' | 'operationName'> & { contextValue: Context }): Promise<{ cost: number; priceMillicents: bigint }> {
+  // a read key's mutation is refused before it is measured or charged
+  assertScope(args.contextValue.principal, operationScope(schema, args.document, args.operationName));
+  const maxCost = services.config.graphqlMaxCost;
+  const { cost, depth, aliases } = measureDocument(schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
+  if (cost > maxCost) {
+    throw new ApiError('query_cost_exceeded', `The operation would cost ${cost}; the limit per request is ${maxCost}. Ask for fewer items or fields, or split it.`, { details: { cost, limit: maxCost } });
+  }
+  if (depth > maxDepth) throw new ApiError('query_depth_exceeded', `The operation is nested ${depth} levels deep; the limit is ${maxDepth}.`, { details: { depth, limit: maxDepth } });
+  if (aliases > maxAliases) throw new ApiError('query_aliases_exceeded', `The operation uses ${aliases} aliases; the limit is ${maxAliases}.`, { details: { aliases, limit: maxAliases } });
+  const orgId = args.contextValue.principal?.orgId;
+  if (!orgId) return { cost, priceMillicents: 0n };
+  const charge = await chargeQuota(services, orgId, 'graphql', cost, args.contextValue.requestId);
+  return { cost, priceMillicents: charge.priceMillicents };
+}
+
+/** Whether a document has more than `maxTokens` tokens, counted before anything parses it. */
+function tooManyTokens(query: string): boolean {
+  const lexer = new Lexer(new Source(query));
+  try {
+    for (let count = 0; lexer.advance().kind !== TokenKind.EOF; count++) if (count >= maxTokens) return true;
+  } catch {
+    // a syntax error: parsing will report it
+  }
+  return false;
+}
+
+export function useGraphqlLimits(services: Services): Plugin<Context & { res?: { setHeader(name: string, value: string): void } }> {
+  return {
+    onRequestParse() {
+      return {
+        onRequestParseDone({ requestParserResult }) {
+          if (Array.isArray(requestParserResult)) throw new ApiError('batching_not_supported', 'Send one operation per request: each is priced and charged on its own.');
+          if (typeof requestParserResult.query === 'string' && tooManyTokens(requestParserResult.query)) {
+            throw new ApiError('query_tokens_exceeded', `The document has more than ${maxTokens} tokens.`, { details: { limit: maxTokens } });
+          }
+        },
+      };
+    },
+    async onExecute({ args }) {
+      const { cost, priceMillicents } = await priceOperation(services, args as ExecutionArgs & { contextValue: Context });
+      args.contextValue.res?.setHeader('Service-Token-Count', String(cost));
+      args.contextValue.res?.setHeader('Service-Meter-Class', 'graphql');
+      args.contextValue.res?.setHeader('Service-Estimated-Cost', String(priceMillicents));
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (Symbol.asyncIterator in result) return;
+          const done = result as ExecutionResult;
+          setResult({ ...done, extensions: { ...done.extensions, cost: { requested: cost, limit: services.config.graphqlMaxCost } } });
+        },
+      };
+    },
+    async onSubscribe({ args }) {
+      await priceOperation(services, args as ExecutionArgs & { contextValue: Context });
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// The GraphQL door: graphql-yoga over HTTP (with GraphiQL) and graphql-ws on the same path,
+// both with the same authentication, quota and context as REST.
+import type { Server } from 'node:http';
+import type { Request, Response } from 'express';
+import { execute, GraphQLError, subscribe, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { createYoga, type Plugin } from 'graphql-yoga';
+import { WebSocketServer } from 'ws';
+import { authenticate } from '../resolvers/authenticate.ts';
+import type { Context, Services } from '../resolvers/context.ts';
+import type { Principal } from '../resolvers/principal.ts';
+import { schema } from '../schema/index.ts';
+import { toApiError, unexpectedError } from '../core/errors.ts';
+import { priceOperation, useGraphqlLimits } from './limits.ts';
+import { newId } from '../core/ids.ts';
+
+
+export function createGraphqlHandler(services: Services) {
+  return createYoga<{ req: Request; res: Response }, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    graphiql: false, // served by graphql/graphiql.ts, under its own Content-Security-Policy
+    cors: false, // one policy for every door: server/cors.ts
+    batching: false, // one operation per request, so that each is priced; an array body is 400 batching_not_supported
+    plugins: [useGraphqlLimits(services), recordErrorCode],
+    logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => services.logger.error({ args }, 'graphql') },
+    context: async ({ request, req, res, params }) => {
+      const principal = await authenticate(services, { apiKey: request.headers.get('x-api-key') ?? undefined, authorization: request.headers.get('authorization') ?? undefined });
+      Object.assign(res.locals, { orgId: principal?.orgId ?? undefined, operation: params.operationName ?? undefined });
+      return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req'), clientAddress: req.socket.remoteAddress };
+    },
+    maskedErrors: {
+      maskError(error, _message) {
+        const known = toApiError(error);
+        if (known) return known;
+        // validation and syntax errors, and variables that do not coerce (graphql-js wraps the coercion error)
+        if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
+        services.logger.error({ err: (error as GraphQLError).originalError ?? error }, 'graphql resolver failed');
+        return unexpectedError();
+      },
+    },
+  });
+}
+
+/** The first error's code, for the request's diagnostics record. */
+const recordErrorCode: Plugin<{ res?: Response }> = {
+  onExecute: () => ({
+    onExecuteDone: ({ args, result }) => {
+      const code = 'errors' in result ? result.errors?.[0]?.extensions?.code : undefined;
+      const res = (args.contextValue as { res?: Response }).res;
+      if (res && typeof code === 'string') res.locals.errorCode = code;
+    },
+  }),
+};
+
+/** Runs an operation after pricing it; a refusal is the operation's error, not the socket's. */
+async function priced<T>(args: ExecutionArgs, run: (args: ExecutionArgs) => T | Promise<T>): Promise<T | ExecutionResult> {
+  const ctx = args.contextValue as Context;
+  try {
+    await priceOperation(ctx, { ...args, contextValue: ctx });
+  } catch (error) {
+    const known = toApiError(error);
+    if (known) return { errors: [known] };
+    throw error;
+  }
+  return run(args);
+}
+
+/** graphql-ws on /graphql: credentials in connectionParams (`x-api-key` or `authorization`) or the upgrade request's headers. */
+export function attachGraphqlWs(httpServer: Server, services: Services) {
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  const cleanup = useServer<Record<string, unknown>, { principal?: Principal | null }>(
+    {
+      schema,
+      // Each operation over the socket is priced and charged as it would be over HTTP.
+      execute: (args) => priced(args, execute),
+      subscribe: (args) => priced(args, subscribe),
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const headers = ctx.extra.request.headers;
+        const pick = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : (headers[name] as string | undefined));
+        try {
+          ctx.extra.principal = await authenticate(services, { apiKey: pick('x-api-key'), authorization: pick('authorization') });
+          return true;
+        } catch {
+          return false; // graphql-ws closes with 4403 Forbidden
+        }
+      },
+      context: (ctx): Context => ({ ...services, principal: ctx.extra.principal ?? null, requestId: newId('req'), clientAddress: ctx.extra.request.socket.remoteAddress }),
+      onError: (_ctx, _id, _payload, errors) =>
+        errors.map((error) => {
+          const known = toApiError(error);
+          if (known || !error.originalError) return known ?? error;
+          services.logger.error({ err: error.originalError }, 'graphql-ws operation failed');
+          return unexpectedError();
+        }),
+    },
+    wsServer,
+  );
+  return {
+    async close() {
+      await cleanup.dispose();
+      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+    },
+  };
+}
