@@ -122,14 +122,14 @@ export type Concept = Prisma.ConceptModel
 export type CompanyConcept = Prisma.CompanyConceptModel
 /**
  * Model StatementPeriod
- * Normalized statements as last built from a company's facts (resolvers/statements.ts): one row
+ * Normalized statements as last built from a company's facts (derived/statements.ts): one row
  * per company, basis (annual or quarterly) and period, holding the period's lines with their
  * values, derivations and citations. Rebuilt in the transaction that changes the company's facts.
  */
 export type StatementPeriod = Prisma.StatementPeriodModel
 /**
  * Model SegmentPeriod
- * Revenue by segment as last built from a company's dimensional facts (resolvers/segments.ts):
+ * Revenue by segment as last built from a company's dimensional facts (derived/segments.ts):
  * one row per company, segment axis and period, holding the period's members with their shares,
  * margins, growth and citations. Rebuilt with the company's statement periods.
  */
@@ -273,7 +273,7 @@ export type MacroSeries = Prisma.MacroSeriesModel
 export type MacroObservation = Prisma.MacroObservationModel
 /**
  * Model DilutionRecord
- * A dilution record of one company (resolvers/dilution/materialize.ts): a value read from an XBRL
+ * A dilution record of one company (derived/dilution/materialize.ts): a value read from an XBRL
  * fact (shares outstanding, public float, cash, warrants, convertibles, splits), an offering
  * document's terms, or an 8-K item (compliance notice, reverse split, securities agreement),
  * each with where it came from and how sure the reading is. Built at ingest, in the transaction

@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model DilutionRecord
- * A dilution record of one company (resolvers/dilution/materialize.ts): a value read from an XBRL
+ * A dilution record of one company (derived/dilution/materialize.ts): a value read from an XBRL
  * fact (shares outstanding, public float, cash, warrants, convertibles, splits), an offering
  * document's terms, or an 8-K item (compliance notice, reverse split, securities agreement),
  * each with where it came from and how sure the reading is. Built at ingest, in the transaction

@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model SegmentPeriod
- * Revenue by segment as last built from a company's dimensional facts (resolvers/segments.ts):
+ * Revenue by segment as last built from a company's dimensional facts (derived/segments.ts):
  * one row per company, segment axis and period, holding the period's members with their shares,
  * margins, growth and citations. Rebuilt with the company's statement periods.
  */

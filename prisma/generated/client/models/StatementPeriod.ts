@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model StatementPeriod
- * Normalized statements as last built from a company's facts (resolvers/statements.ts): one row
+ * Normalized statements as last built from a company's facts (derived/statements.ts): one row
  * per company, basis (annual or quarterly) and period, holding the period's lines with their
  * values, derivations and citations. Rebuilt in the transaction that changes the company's facts.
  */
