@@ -1,4 +1,4 @@
-// The Agent family (issue 14): a signed-in dashboard user mints a short-lived, single-use sponsor
+// The Agent family: a signed-in dashboard user mints a short-lived, single-use sponsor
 // token for their organization; an agent holding nothing else exchanges it, once, for its first
 // API key in that organization (shown once, named for the agent). Only a SHA-256 digest of the
 // token is stored. The exchange is public, so it is rate-limited per client address, and every

@@ -1,4 +1,4 @@
-// Compensation and board (issue 14): a DEF 14A's pay-versus-performance table (Item 402(v)),
+// Compensation and board: a DEF 14A's pay-versus-performance table (Item 402(v)),
 // from the inline XBRL the ingest stores with the proxy (FormRecord family PROXY,
 // data.payVersusPerformance and data.payVersusPerformanceText, ingest/parsers/proxy/proxyStatement.ts),
 // and directors and officers over time from 8-K Item 5.02 events and the proxy's director nominees.

@@ -1,4 +1,4 @@
-// Earnings (issue 14): per company and fiscal quarter, the 8-K Item 2.02 earnings release joined
+// Earnings: per company and fiscal quarter, the 8-K Item 2.02 earnings release joined
 // with the quarter's reported revenue, net income and diluted EPS from the statements built from
 // XBRL facts (derived/statements.ts, stored as StatementPeriod rows), and the change against the
 // same quarter of the prior fiscal year. A derived Q4 (FY − 9M YTD) stays flagged as derived, with

@@ -1,4 +1,4 @@
-// Offerings (issue 14): one view across registered offerings (S-1, S-3, F-1, F-3, their
+// Offerings: one view across registered offerings (S-1, S-3, F-1, F-3, their
 // amendments, 424B prospectuses, POS AM: FormRecord family OFFERING), exempt offerings under
 // Regulation D (Form D: family D), Regulation Crowdfunding (Form C: family C) and Regulation A
 // (Form 1-A: family 1-A, none ingested yet). Each row is one filing, normalized to the same

@@ -1,4 +1,4 @@
-// Full-text search (issue 14): PostgreSQL full-text search over the sections of 10-K/10-Q filings
+// Full-text search: PostgreSQL full-text search over the sections of 10-K/10-Q filings
 // (Section) and the items of 8-K reports (FilingEvent: each item's text excerpt, which is what
 // the ingest keeps of an 8-K). Both tables carry a `searchVector` tsvector the database generates
 // from the stored text (migration 20261124142655_search_vectors), with a GIN index: PostgreSQL and

@@ -1,4 +1,4 @@
-// The Agent family (issue 14): sponsor tokens and their exchange for an agent's first API key
+// The Agent family: sponsor tokens and their exchange for an agent's first API key
 // (resolvers/agent.ts).
 import { exchangeSponsorToken, listSponsorTokens, mintSponsorToken, revokeSponsorToken, sponsorTokenStatus, } from '../resolvers/agent.ts';
 import type { SponsorToken as SponsorTokenRow } from '../prisma/generated/client/client.ts';

@@ -1,4 +1,4 @@
-// Compensation and board (issue 14): pay versus performance from DEF 14A inline XBRL, and directors
+// Compensation and board: pay versus performance from DEF 14A inline XBRL, and directors
 // and officers over time from 8-K Item 5.02 and DEF 14A director nominees (resolvers/compensation.ts).
 import { requireDataAccess } from '../resolvers/access.ts';
 import { boardMembers, payVersusPerformance, type BoardMemberEvent, type MostImportantMeasure, type PayVersusPerformance, type PayVersusPerformanceYear, type XbrlSource } from '../resolvers/compensation.ts';

@@ -1,4 +1,4 @@
-// Earnings (issue 14): 8-K Item 2.02 releases joined with the quarter's revenue, net income and
+// Earnings: 8-K Item 2.02 releases joined with the quarter's revenue, net income and
 // diluted EPS from the statements, and the change against the prior year (resolvers/earnings.ts).
 import { requireDataAccess } from '../resolvers/access.ts';
 import { earningsPage, type EarningsMetric, type EarningsQuarter, type EarningsRelease } from '../resolvers/earnings.ts';

@@ -1,4 +1,4 @@
-// Offerings (issue 14): registered offerings, Form D, Form C and Form 1-A in one normalized view
+// Offerings: registered offerings, Form D, Form C and Form 1-A in one normalized view
 // (resolvers/offerings.ts).
 import { requireDataAccess } from '../resolvers/access.ts';
 import { getOffering, listOfferings, offeringTypes, type LinkedFiling, type NormalizedOfferingType, type Offering, type OfferingExemption } from '../resolvers/offerings.ts';

@@ -1,4 +1,4 @@
-// Full-text search (issue 14) over filing sections and 8-K items (resolvers/search.ts).
+// Full-text search over filing sections and 8-K items (resolvers/search.ts).
 import { requireDataAccess } from '../resolvers/access.ts';
 import { searchFilings, type SearchHit } from '../resolvers/search.ts';
 import { builder } from './builder.ts';

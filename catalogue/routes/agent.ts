@@ -1,4 +1,4 @@
-// The Agent family (issue 14): a signed-in dashboard user mints a short-lived, single-use sponsor
+// The Agent family: a signed-in dashboard user mints a short-lived, single-use sponsor
 // token; an agent holding nothing else exchanges it once for its first organization API key.
 import { z } from 'zod';
 import {

@@ -1,4 +1,4 @@
-// Compensation and board (issue 14): DEF 14A pay versus performance, and directors and officers
+// Compensation and board: DEF 14A pay versus performance, and directors and officers
 // over time from 8-K Item 5.02 and the director nominees of DEF 14A proxy statements.
 import { z } from 'zod';
 import { BoardMembersDocument, PayVersusPerformanceDocument } from '../operations/generated.ts';

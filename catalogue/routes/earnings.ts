@@ -1,4 +1,4 @@
-// Earnings (issue 14): per company and fiscal quarter, the 8-K Item 2.02 release joined with the
+// Earnings: per company and fiscal quarter, the 8-K Item 2.02 release joined with the
 // quarter's revenue, net income and diluted EPS from XBRL, and the change against the same quarter
 // of the prior year. No consensus estimates are held: the surprise is year over year.
 import { z } from 'zod';

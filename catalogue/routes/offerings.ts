@@ -1,4 +1,4 @@
-// Offerings (issue 14): one view across registered offerings (S-1, S-3, F-1, F-3, amendments,
+// Offerings: one view across registered offerings (S-1, S-3, F-1, F-3, amendments,
 // 424B prospectuses, POS AM), Regulation D (Form D), Regulation Crowdfunding (Form C) and
 // Regulation A (Form 1-A), with the amounts, price, exemptions and linked filings normalized.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// Full-text search (issue 14): /v1/search over the sections of 10-K/10-Q filings and the items of
+// Full-text search: /v1/search over the sections of 10-K/10-Q filings and the items of
 // 8-K reports, with PostgreSQL full-text search (resolvers/search.ts).
 import { z } from 'zod';
 import { SearchDocument } from '../operations/generated.ts';

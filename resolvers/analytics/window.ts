@@ -1,6 +1,6 @@
 // The sample a portfolio computation runs on: the holdings' daily returns and the model's factor
-// returns over a window of dates, chosen by one rule (issue 11): the `lookbackDays` most recent
-// dates ≤ asOf on which every holding has a close on that date and on its previous row, and every
+// returns over a window of dates, chosen by one rule that every portfolio analytic shares: the
+// `lookbackDays` most recent dates ≤ asOf on which every holding has a close on that date and on its previous row, and every
 // factor of the model has a value. A daily return is close_t / close_prev − 1 (the previous row of
 // that ticker's file); an excess return subtracts RF. Factor values are percent in the files.
 import type { MarketSource } from '../../prisma/generated/client/client.ts';

@@ -1,4 +1,4 @@
-// The dilution score and its sub-ratings (issue 13: `/v1/dilution/score` and `/v1/dilution/ratings`).
+// The dilution score and its sub-ratings (`/v1/dilution/score` and `/v1/dilution/ratings`).
 //
 // A pure, documented method: no database, no clock, no randomness. The same inputs give deep-equal
 // outputs. Every input is a number read from a filing (its value, the date it describes and where it

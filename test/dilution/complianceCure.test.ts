@@ -1,4 +1,4 @@
-// A cured exchange compliance notice (issue 13): a Nasdaq minimum bid price notice (8-K Item 3.01)
+// A cured exchange compliance notice (dilution family): a Nasdaq minimum bid price notice (8-K Item 3.01)
 // and the later 8-K reporting Nasdaq's confirmation that the issuer regained compliance, ingested
 // for the fictional Lakeshore Therapeutics (CIK 0001999902), read back through
 // /v1/dilution/exchange-compliance and /v1/dilution/score. Every sourceSpan is the document's text.

@@ -1,4 +1,4 @@
-// The dilution score method (issue 13, `/v1/dilution/score` and `/ratings`): exact band boundaries,
+// The dilution score method (`/v1/dilution/score` and `/ratings`): exact band boundaries,
 // weights, missing inputs lowering confidence rather than counting as zero, determinism, the
 // baby-shelf rule, and reasons that name their numbers. Pure: no database.
 import fc from 'fast-check';

@@ -1,4 +1,4 @@
-// The Agent family (issue 14): a dashboard user mints a single-use sponsor token; an agent with no
+// The Agent family: a dashboard user mints a single-use sponsor token; an agent with no
 // other credential exchanges it once for its first API key of the organization.
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Compensation and board (issue 14) against the real corpus: Cabot's DEF 14A pay versus
+// Compensation and board against the real corpus: Cabot's DEF 14A pay versus
 // performance (ecd inline XBRL and us-gaap:NetIncomeLoss), its director nominees, and JPMorgan's
 // 8-K Item 5.02.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Earnings (issue 14) against the real corpus: Apple's 8-K Item 2.02 releases (from its
+// Earnings against the real corpus: Apple's 8-K Item 2.02 releases (from its
 // submissions index) joined with its quarterly statements from XBRL, Adobe's ingested 8-K.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';

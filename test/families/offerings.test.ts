@@ -1,4 +1,4 @@
-// Offerings (issue 14) against the real corpus files: registered offerings, Form D and Form C,
+// Offerings against the real corpus files: registered offerings, Form D and Form C,
 // values checked against the files' own text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';

@@ -1,4 +1,4 @@
-// Full-text search (issue 14) against the real corpus: Apple's and NVIDIA's 10-K sections,
+// Full-text search against the real corpus: Apple's and NVIDIA's 10-K sections,
 // Apple's 10-Q, and the 8-K item texts, with PostgreSQL full-text search (PGlite or PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';

@@ -1,4 +1,4 @@
-// DEF 14A proxy statements (issue 14): the pay-versus-performance table (Item 402(v)) from the
+// DEF 14A proxy statements (the compensation and board family): the pay-versus-performance table (Item 402(v)) from the
 // statement's inline XBRL, every value with the tag and contextRef it was read from (the ecd
 // facts, the us-gaap:NetIncomeLoss the table shows, and the ecd text facts that name the
 // company-selected measure, the most important measures and the PEO), and the director nominees
