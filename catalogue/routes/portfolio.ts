@@ -6,6 +6,16 @@ import { boundLimit, defaultBound, hedgeInstruments } from '../../resolvers/anal
 import { dateParam } from '../dataParams.ts';
 import { operationRoute } from '../route.ts';
 
+/** A period's returns: sums of daily returns, and the same compounded (resolvers/analytics/analyze.ts periodReturns). */
+const periodReturns = {
+  totalReturn: z.number().describe('Arithmetic: Σ_t r_p,t'),
+  riskFreeReturn: z.number().describe('Arithmetic: Σ_t RF_t'),
+  excessReturn: z.number().describe('Arithmetic: Σ_t (r_p,t − RF_t) = totalReturn − riskFreeReturn = Σ_k byFactor[k] (+ alpha) + residual'),
+  compounded: z
+    .object({ totalReturn: z.number().describe('Π_t (1 + r_p,t) − 1'), riskFreeReturn: z.number().describe('Π_t (1 + RF_t) − 1'), excessReturn: z.number().describe('(1 + totalReturn) / (1 + riskFreeReturn) − 1') })
+    .describe('The same returns compounded day by day'),
+};
+
 const holding = z
   .strictObject({
     ticker: z.string().min(1).max(12).describe('A ticker whose prices are held (GET /v1/market/sources)'),
@@ -97,7 +107,7 @@ export const portfolioRoutes = [
       weightBasis: z.string(),
       portfolio: exposures,
       holdings: z.array(z.object({ ticker: z.string(), weight: z.number(), exposures })),
-      attribution: z.object({ method: z.string(), totalReturn: z.number(), excessReturn: z.number(), byFactor: z.record(z.string(), z.number()), alpha: z.number(), residual: z.number() }),
+      attribution: z.object({ method: z.string(), ...periodReturns, byFactor: z.record(z.string(), z.number()), alpha: z.number(), residual: z.number() }),
       hedge: z.object({ instrument: z.string(), method: z.string(), betaToBenchmark: z.number(), rSquared: z.number(), hedgeRatio: z.number(), explanation: z.string(), marketBetaBefore: z.number(), marketBetaAfter: z.number() }),
       requestId: z.string(),
     }),
@@ -159,7 +169,7 @@ export const portfolioRoutes = [
       'The period is every date from `from` to `to` on which every holding has a close on that date and on its previous row and every factor of the model has a value; the return of a date is close_t / close_prev − 1, so the first one runs from the close before `from`. `from` and `to` in the answer are the first and last such dates. Weights are held constant. ' +
       'Exposures are estimated on the window ending at `to` (`estimationWindow`: the `lookbackDays`, default 252, latest such dates on or before `to`): each holding\'s betas from its OLS with intercept of daily excess returns on the factors; the portfolio\'s beta is their weighted sum. ' +
       modelRule.replace('the window', 'the estimation window') +
-      'Method `arithmetic` (cumulative sum, no linking): `excessReturn` = Σ_t (r_p,t − RF_t); `byFactor[k]` = β_p,k Σ_t f_k,t; `residual` = excessReturn − Σ_k byFactor[k] (alpha included), so they add up to excessReturn. Each row is w_i β_i,k Σ_t f_k,t and a factor\'s rows add up to byFactor[k]. `totalReturn` alone is compounded, Π_t (1 + r_p,t) − 1. ' +
+      'Method `arithmetic` (cumulative sum, no linking): `excessReturn` = Σ_t (r_p,t − RF_t); `byFactor[k]` = β_p,k Σ_t f_k,t; `residual` = excessReturn − Σ_k byFactor[k] (alpha included), so they add up to excessReturn. Each row is w_i β_i,k Σ_t f_k,t and a factor\'s rows add up to byFactor[k]. `totalReturn` = Σ_t r_p,t and `riskFreeReturn` = Σ_t RF_t are sums too, so totalReturn − riskFreeReturn = excessReturn; `compounded` gives the same three grown day by day (Π_t (1 + r) − 1; the excess as (1 + total) / (1 + risk-free) − 1), never mixed with the arithmetic ones. ' +
       'Every answer is kept as an artifact (`artifactId`, kind `portfolio_attribution`). `from` after `to`, or no date with data in the period, is 400 `validation_error` naming `from`; an unknown ticker, empty holdings or a `to` before the data is 400 naming the field.',
     tag: 'Portfolio analytics',
     access: 'org',
@@ -184,8 +194,7 @@ export const portfolioRoutes = [
       modelReason: z.string(),
       weightBasis: z.string(),
       betas: z.record(z.string(), z.number()).describe('The portfolio\'s beta per factor: Σ_i w_i β_i,k'),
-      totalReturn: z.number().describe('Compounded: Π_t (1 + r_p,t) − 1'),
-      excessReturn: z.number().describe('Arithmetic: Σ_t (r_p,t − RF_t) = Σ_k byFactor[k] + residual'),
+      ...periodReturns,
       byFactor: z.record(z.string(), z.number()).describe('β_p,k Σ_t f_k,t per factor'),
       residual: z.number().describe('excessReturn − Σ_k byFactor[k], alpha included'),
       rows: z.array(z.object({ ticker: z.string(), factor: z.string(), contribution: z.number().describe('w_i β_i,k Σ_t f_k,t') })).describe('Per holding and factor; a factor\'s rows add up to byFactor'),

@@ -49,6 +49,30 @@ export function excessOf(returns: Float64Array, rf: Float64Array): Float64Array 
 }
 
 /** The OLS of a return series on the sample's factors; a design that cannot be estimated is the client's 400. */
+/**
+ * A period's returns in both conventions. Attribution sums daily returns (arithmetic: the parts
+ * add up), so `totalReturn` − `riskFreeReturn` = `excessReturn` there; `compounded` holds the
+ * same three grown day by day, the excess as (1 + total) / (1 + risk-free) − 1.
+ */
+export function periodReturns(portfolio: ArrayLike<number>, rf: ArrayLike<number>) {
+  let total = 0;
+  let riskFree = 0;
+  let totalGrowth = 1;
+  let riskFreeGrowth = 1;
+  for (let t = 0; t < portfolio.length; t++) {
+    total += portfolio[t]!;
+    riskFree += rf[t]!;
+    totalGrowth *= 1 + portfolio[t]!;
+    riskFreeGrowth *= 1 + rf[t]!;
+  }
+  return {
+    totalReturn: total,
+    riskFreeReturn: riskFree,
+    excessReturn: total - riskFree,
+    compounded: { totalReturn: totalGrowth - 1, riskFreeReturn: riskFreeGrowth - 1, excessReturn: totalGrowth / riskFreeGrowth - 1 },
+  };
+}
+
 export function fitFactors(sample: Sample, y: Float64Array, what: string): OlsResult {
   try {
     return ols(y, sample.factorNames.map((f) => sample.factors.get(f)!), [...sample.factorNames]);
@@ -84,7 +108,8 @@ export function analyzeSample(sample: Sample, holdingsIn: Holding[], benchmark: 
 
   // attribution over the window: each factor's beta times its summed return, the alpha, and what is left
   const summed = (series: Float64Array) => series.reduce((a, b) => a + b, 0);
-  const excessReturn = summed(portfolioExcess);
+  const returns = periodReturns(portfolio, rf);
+  const { excessReturn } = returns;
   const byFactor = Object.fromEntries(sample.factorNames.map((f) => [f, portfolioFit.betas[f]!.estimate * summed(sample.factors.get(f)!)]));
   const explained = Object.values(byFactor).reduce((a, b) => a + b, 0);
   const alphaPart = portfolioFit.alpha.estimate * n;
@@ -106,9 +131,8 @@ export function analyzeSample(sample: Sample, holdingsIn: Holding[], benchmark: 
     portfolio: exposureSummary(portfolioFit),
     holdings,
     attribution: {
-      method: 'over the window, arithmetic: each factor\'s portfolio beta × the sum of its daily returns; alpha × days; the residual is what is left of the summed excess return',
-      totalReturn: portfolio.reduce((growth, r) => growth * (1 + r), 1) - 1,
-      excessReturn,
+      method: 'over the window, arithmetic: each factor\'s portfolio beta × the sum of its daily returns; alpha × days; the residual is what is left of the summed excess return. totalReturn, riskFreeReturn and excessReturn are sums of daily returns (totalReturn − riskFreeReturn = excessReturn); `compounded` holds them grown day by day',
+      ...returns,
       byFactor,
       alpha: alphaPart,
       residual: excessReturn - explained - alphaPart,

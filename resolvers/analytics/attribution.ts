@@ -7,14 +7,16 @@
 // the portfolio regression's beta). Weights are held constant over the period.
 //
 // Period: every date t in [from, to] with data for every holding and every factor (the same rule).
-//   r_p,t = Σ_i w_i r_i,t                 totalReturn = Π_t (1 + r_p,t) − 1 (compounded)
-//   excessReturn = Σ_t (r_p,t − RF_t)      (arithmetic)
+//   r_p,t = Σ_i w_i r_i,t                 totalReturn = Σ_t r_p,t, riskFreeReturn = Σ_t RF_t
+//   excessReturn = Σ_t (r_p,t − RF_t) = totalReturn − riskFreeReturn
 //   row (i, k) = w_i β_i,k Σ_t f_k,t       byFactor[k] = Σ_i row (i, k) = β_p,k Σ_t f_k,t
 //   residual = excessReturn − Σ_k byFactor[k] = Σ_t (r_p,t − RF_t − Σ_k β_p,k f_k,t)
 // so byFactor and the residual add up to excessReturn, and the rows to byFactor, to rounding.
+// The compounded figures (Π_t (1 + r) − 1, the excess as (1 + total) / (1 + RF) − 1) are given
+// beside them, never mixed in.
 import { ApiError } from '../../core/errors.ts';
 import type { Context } from '../context.ts';
-import { excessOf, fitFactors, portfolioWeights, type Holding } from './analyze.ts';
+import { excessOf, fitFactors, periodReturns, portfolioWeights, type Holding } from './analyze.ts';
 import { invalid, loadSample, type ModelName, type Sample } from './window.ts';
 
 export interface AttributionInput {
@@ -84,8 +86,8 @@ export function attributeSamples(estimation: Sample, period: Sample, input: Attr
   for (const [ticker, w] of weights) series(period.returns.get(ticker)!).forEach((r, t) => (portfolio[t]! += w * r));
   const rf = series(period.factors.get('RF')!);
   const summed = (values: Float64Array) => values.reduce((a, b) => a + b, 0);
-  let excessReturn = 0;
-  for (let t = 0; t < m; t++) excessReturn += portfolio[t]! - rf[t]!;
+  const returns = periodReturns(portfolio, rf);
+  const { excessReturn } = returns;
   const factorSums = new Map(factorNames.map((f) => [f, summed(series(period.factors.get(f)!))]));
 
   const rows: { ticker: string; factor: string; contribution: number }[] = [];
@@ -112,14 +114,13 @@ export function attributeSamples(estimation: Sample, period: Sample, input: Attr
     modelReason: estimation.modelReason,
     weightBasis: basis,
     betas: portfolioBetas,
-    totalReturn: portfolio.reduce((growth, r) => growth * (1 + r), 1) - 1,
-    excessReturn,
+    ...returns,
     byFactor,
     residual: excessReturn - explained,
     rows,
     method: 'arithmetic' as const,
     note:
       'Arithmetic throughout (no linking): excessReturn is the sum over the period of the portfolio\'s daily return less RF; byFactor[k] is the portfolio beta × the sum of factor k\'s daily returns; the residual (alpha included) is what is left, so byFactor and residual add up to excessReturn. ' +
-      'Each row is weight × the holding\'s beta × the summed factor return, and a factor\'s rows add up to byFactor. totalReturn alone is compounded, Π(1 + r_p,t) − 1, so it is not the sum of the parts.',
+      'Each row is weight × the holding\'s beta × the summed factor return, and a factor\'s rows add up to byFactor. totalReturn and riskFreeReturn are sums of daily returns too (totalReturn − riskFreeReturn = excessReturn); `compounded` gives the three grown day by day, Π(1 + r) − 1, with the excess as (1 + total) / (1 + risk-free) − 1.',
   };
 }

@@ -111,6 +111,18 @@ describe('portfolio attribution', () => {
     expect([body.from, body.to, body.days]).toEqual([dates[0], dates.at(-1), dates.length]);
     const excess = sum(dates.map((d) => 0.6 * aapl.get(d)! + 0.4 * msft.get(d)! - ff5.get(d)!.RF!));
     expect(body.excessReturn).toBeCloseTo(excess, 12);
+    // one convention per figure: the sums add up, and the compounded ones are given beside them
+    const total = sum(dates.map((d) => 0.6 * aapl.get(d)! + 0.4 * msft.get(d)!));
+    const riskFree = sum(dates.map((d) => ff5.get(d)!.RF!));
+    expect(body.totalReturn).toBeCloseTo(total, 12);
+    expect(body.riskFreeReturn).toBeCloseTo(riskFree, 12);
+    expect(Math.abs(body.totalReturn - body.riskFreeReturn - body.excessReturn)).toBeLessThan(1e-12);
+    const grown = (values: number[]) => values.reduce((g, r) => g * (1 + r), 1) - 1;
+    const compoundedTotal = grown(dates.map((d) => 0.6 * aapl.get(d)! + 0.4 * msft.get(d)!));
+    const compoundedRiskFree = grown(dates.map((d) => ff5.get(d)!.RF!));
+    expect(body.compounded.totalReturn).toBeCloseTo(compoundedTotal, 12);
+    expect(body.compounded.riskFreeReturn).toBeCloseTo(compoundedRiskFree, 12);
+    expect(body.compounded.excessReturn).toBeCloseTo((1 + compoundedTotal) / (1 + compoundedRiskFree) - 1, 12);
   });
 
   it('compounds the return of a single holding over three dates as the price file does', async () => {
@@ -124,8 +136,8 @@ describe('portfolio attribution', () => {
     expect(answer.body.days).toBe(3);
     const before = all[all.indexOf(from) - 1]!;
     const compounded = [from, inRange[1]!, to].reduce((growth, d, i, list) => growth * (closes.get(d)! / closes.get(i ? list[i - 1]! : before)!), 1) - 1;
-    expect(answer.body.totalReturn).toBeCloseTo(compounded, 12);
-    expect(answer.body.totalReturn).toBeCloseTo(closes.get(to)! / closes.get(before)! - 1, 12);
+    expect(answer.body.compounded.totalReturn).toBeCloseTo(compounded, 12);
+    expect(answer.body.compounded.totalReturn).toBeCloseTo(closes.get(to)! / closes.get(before)! - 1, 12);
   });
 
   it('reaches back before the estimation window when the period is longer', async () => {
