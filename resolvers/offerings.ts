@@ -14,7 +14,7 @@ import type { DataReader } from '../derived/dataCache.ts';
 import { citeRecords } from './ownership.ts';
 
 /** The normalized offering types, across forms. */
-export const offeringTypes = ['ipo', 'follow_on', 'shelf', 'atm', 'resale', 'deregistration', 'other_registered', 'reg_d', 'reg_cf', 'reg_a'] as const;
+export const offeringTypes = ['ipo', 'follow_on', 'registered_direct', 'shelf', 'atm', 'resale', 'deregistration', 'other_registered', 'reg_d', 'reg_cf', 'reg_a'] as const;
 export type NormalizedOfferingType = (typeof offeringTypes)[number];
 
 export type Regime = 'registered' | 'reg_d' | 'reg_cf' | 'reg_a';
@@ -66,6 +66,10 @@ export interface Offering {
   deadline: string | null;
   isAmendment: boolean;
   isPreliminary: boolean | null;
+  /** a registered offering's document: `preliminary` (a red herring, its blanks unknown) or `final`; null for Forms D and C */
+  status: 'preliminary' | 'final' | null;
+  /** the terms a preliminary document leaves blank, each unknown until the final prospectus (field names of this row) */
+  unknownTerms: string[];
   registrationFileNumber: string | null;
   fileNumber: string | null;
   previousAccessionNumber: string | null;
@@ -143,17 +147,20 @@ function registered(row: FormRow): Omit<Offering, 'linkedFilings' | 'citationUrl
     amountSoldNullReason: 'Registration statements and prospectuses state what is offered, not what was sold.',
     amountRemaining: null,
     pricePerUnit: d.pricePerShare,
-    pricePerUnitNullReason: d.pricePerShare !== null ? null : isProspectus ? 'The cover states no per-share public offering price (preliminary, at-the-market or unpriced).' : 'A registration statement is not priced on its cover.',
+    pricePerUnitNullReason: d.pricePerShare !== null ? null : d.isPreliminary && isProspectus ? 'A preliminary prospectus leaves the price blank: unknown until the final prospectus.' : isProspectus ? 'The cover states no per-share public offering price (preliminary, at-the-market or unpriced).' : 'A registration statement is not priced on its cover.',
     unitsOffered: d.sharesOffered,
     currency: 'USD',
     exemptions: [],
-    date: d.filedAt ?? isoDay(row.filedAt),
-    dateField: 'filedAt',
+    // a document read without its submission or index entry has no filing date: the date it gives itself stands in
+    date: d.filedAt ?? isoDay(row.filedAt) ?? d.documentDate ?? null,
+    dateField: d.filedAt ?? row.filedAt ? 'filedAt' : d.documentDate ? 'documentDate' : 'filedAt',
     filedAt: d.filedAt ?? isoDay(row.filedAt),
     dateOfFirstSale: null,
     deadline: null,
     isAmendment: /\/A$|^POS AM$/.test(row.formType),
     isPreliminary: d.isPreliminary,
+    status: d.isPreliminary ? 'preliminary' : 'final',
+    unknownTerms: (d.blanks ?? []).map((field) => ({ sharesOffered: 'unitsOffered', pricePerShare: 'pricePerUnit', grossProceeds: 'amountOffered' })[field]),
     registrationFileNumber: d.registrationFileNumber,
     fileNumber: d.registrationFileNumber,
     previousAccessionNumber: null,
@@ -195,6 +202,8 @@ function formD(row: FormRow): Omit<Offering, 'linkedFilings' | 'citationUrl' | '
     deadline: null,
     isAmendment: d.isAmendment ?? row.formType === 'D/A',
     isPreliminary: null,
+    status: null,
+    unknownTerms: [],
     registrationFileNumber: null,
     fileNumber: null,
     previousAccessionNumber: d.previousAccessionNumber,
@@ -249,6 +258,8 @@ function formC(row: FormRow): Omit<Offering, 'linkedFilings' | 'citationUrl' | '
     deadline: o?.deadline ?? null,
     isAmendment: /\/A$/.test(row.formType),
     isPreliminary: null,
+    status: null,
+    unknownTerms: [],
     registrationFileNumber: null,
     fileNumber: d.fileNumber,
     previousAccessionNumber: null,

@@ -61,6 +61,8 @@ export const OfferingRef = builder.objectRef<Offering>('Offering').implement({
     deadline: t.exposeString('deadline', { nullable: true }),
     isAmendment: t.exposeBoolean('isAmendment'),
     isPreliminary: t.exposeBoolean('isPreliminary', { nullable: true }),
+    status: t.exposeString('status', { nullable: true, description: 'A registered offering\'s document: preliminary (its blanks unknown) or final; null for Forms D and C' }),
+    unknownTerms: t.exposeStringList('unknownTerms', { description: 'The fields a preliminary document leaves blank: unknown until the final prospectus' }),
     registrationFileNumber: t.exposeString('registrationFileNumber', { nullable: true }),
     fileNumber: t.exposeString('fileNumber', { nullable: true }),
     previousAccessionNumber: t.exposeString('previousAccessionNumber', { nullable: true }),

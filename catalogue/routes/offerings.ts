@@ -9,7 +9,7 @@ import { ApiError } from '../../core/errors.ts';
 import { offeringTypes } from '../../resolvers/offerings.ts';
 
 const typeVocabulary =
-  '`ipo`, `follow_on` (priced or best-efforts sale off an effective registration), `shelf` (a Rule 415 shelf registration), `atm` (at-the-market program), `resale` (selling holders), `deregistration`, `other_registered`: registered offerings, as classified from the cover page; `reg_d`: a Form D notice of an exempt offering; `reg_cf`: a Regulation Crowdfunding Form C filing; `reg_a`: a Regulation A Form 1-A (none ingested yet)';
+  '`ipo`, `follow_on` (priced or best-efforts sale off an effective registration: underwritten, or through a placement agent without a direct sale), `registered_direct` (a sale off an effective registration that a placement agent arranges directly with the investors: "We are offering directly to …", or a securities purchase agreement with each investor; the same type the offering document\'s dilution terms state), `shelf` (a Rule 415 shelf registration), `atm` (at-the-market program), `resale` (selling holders), `deregistration`, `other_registered`: registered offerings, as classified from the cover page; `reg_d`: a Form D notice of an exempt offering; `reg_cf`: a Regulation Crowdfunding Form C filing; `reg_a`: a Regulation A Form 1-A (none ingested yet)';
 
 export const offeringItem = z
   .object({
@@ -43,12 +43,14 @@ export const offeringItem = z
       .array(z.object({ code: z.string().describe('As filed: 06b, 06c, 04, 04a5, 3C.1, 3C.7 …; 4(a)(6) for Regulation Crowdfunding'), description: z.string() }))
       .describe('The exemptions claimed: Form D item 6 (Rule 504, 506(b), 506(c), Section 4(a)(5), Investment Company Act 3(c)); Section 4(a)(6) for Form C; empty for a registered offering'),
     date: z.string().nullable().describe('The offering filing\'s date (YYYY-MM-DD): the filing date; for a document that states none, the signature date (see dateField)'),
-    dateField: z.enum(['filedAt', 'signatureDate']).describe('Which date `date` is'),
+    dateField: z.enum(['filedAt', 'signatureDate', 'documentDate']).describe('Which date `date` is: `documentDate` is the date a document read without its filing record gives itself ("Subject to Completion, dated December 12, 2024")'),
     filedAt: z.string().nullable().describe('The filing date; null for an ingested document that states none'),
     dateOfFirstSale: z.string().nullable().describe('Form D: the date of first sale'),
     deadline: z.string().nullable().describe('Form C: the offering deadline'),
     isAmendment: z.boolean(),
     isPreliminary: z.boolean().nullable().describe('A registered offering\'s red herring or not-yet-effective registration; null for Forms D and C'),
+    status: z.enum(['preliminary', 'final']).nullable().describe('A registered offering\'s document: `preliminary` (a red herring: an offering whose pricing is not yet set, its blanks listed in `unknownTerms`) or `final`; null for Forms D and C'),
+    unknownTerms: z.array(z.string()).describe('The fields of this row a preliminary document leaves blank (unitsOffered, pricePerUnit, amountOffered): unknown until the final prospectus, never zero'),
     registrationFileNumber: z.string().nullable().describe('The Securities Act file number (333-…) a registered offering\'s filings share'),
     fileNumber: z.string().nullable().describe('The file number the filing states (333-… registered; 020-… Form C)'),
     previousAccessionNumber: z.string().nullable().describe('Form D/A: the notice it amends'),

@@ -14,8 +14,11 @@ import { babyShelfOf, runwayOf, runwayRule } from './rules.ts';
 /**
  * Bump when what the builder writes changes: companies built by an older version are rebuilt on their next read.
  * 2: compliance notices carry a status (open, cured by a later regained-compliance 8-K, regained, unknown).
+ * 5: what offering documents state as of a date (shares outstanding, public float, warrants outstanding)
+ *    are records of their own; a shelf's baby-shelf limit names the newest float stated on or before the
+ *    document and whether it establishes the capacity; offerings carry a status (preliminary, final).
  */
-export const dilutionRulesVersion = 4;
+export const dilutionRulesVersion = 5;
 
 export type DilutionKind =
   | 'shares_outstanding'
@@ -363,23 +366,37 @@ interface OfferingForm {
 
 function offeringRows(cik: string, forms: OfferingForm[], cited: Map<string, FilingInfo>, floats: DilutionRow[]): DilutionRow[] {
   const rows: DilutionRow[] = [];
+  // the filing date, else the date the document gives itself (a preliminary read without its index entry)
+  const dateOf = (form: OfferingForm): Date | null => {
+    const filing = form.accessionNumber ? cited.get(form.accessionNumber) : undefined;
+    const stated = (form.data as OfferingDocument).documentDate;
+    return form.filedAt ?? filing?.filedAt ?? (stated ? new Date(`${stated}T00:00:00.000Z`) : null);
+  };
+  // every float a held document states, with its date: a later document's float may be newer than the one a
+  // base prospectus repeats, and an earlier document's may be the newest one stated before a filing
+  const statedFloats = forms.flatMap((form) => {
+    const stated = (form.data as { dilutionTerms?: DilutionTerms }).dilutionTerms?.babyShelf.publicFloat;
+    const asOf = stated ? (stated.asOf ?? isoDay(dateOf(form))) : null;
+    if (!stated || !asOf) return [];
+    const filing = form.accessionNumber ? cited.get(form.accessionNumber) : undefined;
+    return [{ stated, asOf, documentDate: dateOf(form), accessionNumber: form.accessionNumber, citationUrl: form.accessionNumber ? citationUrl(cik, form.accessionNumber, filing?.primaryDocument) : null }];
+  });
   for (const form of forms) {
     const doc = form.data as OfferingDocument;
     const filing = form.accessionNumber ? cited.get(form.accessionNumber) : undefined;
     const url = form.accessionNumber ? citationUrl(cik, form.accessionNumber, filing?.primaryDocument) : null;
     const kind: DilutionKind = doc.offeringType === 'atm' ? 'atm_program' : doc.offeringType === 'shelf' ? 'shelf' : 'offering';
     const filedAt = form.filedAt ?? filing?.filedAt ?? null;
-    // the float a shelf takedown is limited by: the latest reported (XBRL) on or before the filing
-    const float = filedAt ? floats.filter((f) => f.date && f.date.getTime() <= filedAt.getTime()).sort((a, b) => a.date!.getTime() - b.date!.getTime()).pop() : undefined;
+    const date = dateOf(form);
     const terms = (form.data as { dilutionTerms?: DilutionTerms }).dilutionTerms;
-    const babyShelf = /^S-3|^424B[35]$/.test(doc.formType) ? babyShelfFor(float, terms?.babyShelf.publicFloat ?? null, filedAt) : null;
+    const babyShelf = /^S-3|^424B[35]$/.test(doc.formType) && date ? babyShelfFor(date, floats, statedFloats, form.accessionNumber, terms ?? null, doc.grossProceeds) : null;
     rows.push({
       id: id('offering', form.id, kind, 0),
       cik,
       kind,
       isEvent: true,
-      date: filedAt,
-      orderedAt: filedAt ?? epoch,
+      date,
+      orderedAt: date ?? epoch,
       accessionNumber: form.accessionNumber,
       form: doc.formType,
       filedAt,
@@ -399,6 +416,10 @@ function offeringRows(cik: string, forms: OfferingForm[], cited: Map<string, Fil
         salesAgents: doc.salesAgents,
         isShelf: doc.isShelf,
         isPreliminary: doc.isPreliminary,
+        // a preliminary supplement is an offering not yet priced: its blanks are unknown, not zero
+        status: doc.isPreliminary ? 'preliminary' : 'final',
+        blanks: doc.blanks ?? [],
+        documentDate: doc.documentDate ?? null,
         exchange: doc.exchange,
         ticker: doc.ticker,
         registrationFileNumber: doc.registrationFileNumber,
@@ -413,24 +434,107 @@ function offeringRows(cik: string, forms: OfferingForm[], cited: Map<string, Fil
       const event = rows[rows.length - 1]!;
       event.values.terms = termsSummary(terms);
       rows.push(...termRows(cik, form.id, event, terms));
+      rows.push(...statedRows(cik, form.id, event, terms));
     }
   }
   return rows;
 }
 
 /**
- * The baby-shelf limit of an S-3 or its prospectus, from the newer of two floats: the XBRL public
- * float reported on or before the filing, and the float the document itself states (with the date
- * it gives). Each carries where it came from; null when neither is known.
+ * What a document states of the company as of a date of its own (shares outstanding, public float,
+ * warrants outstanding): observations like the XBRL cover facts, dated by the "as of" the sentence
+ * gives, so the share-float history and the score read them beside the facts.
  */
-function babyShelfFor(reported: DilutionRow | undefined, stated: Cited<number> | null, filedAt: Date | null) {
-  const statedDate = stated ? (stated.asOf ?? isoDay(filedAt)) : null;
-  const reportedDate = reported?.date ? isoDay(reported.date)! : null;
-  if (stated && statedDate && (!reportedDate || statedDate >= reportedDate)) {
-    return { ...babyShelfOf(stated.value, statedDate), floatSource: 'document' as const, sourceSpan: stated.sourceSpan, confidence: stated.confidence };
+function statedRows(cik: string, formId: string, event: Pick<DilutionRow, 'accessionNumber' | 'form' | 'filedAt' | 'citationUrl'>, terms: DilutionTerms): DilutionRow[] {
+  const rows: DilutionRow[] = [];
+  const observed = (kind: DilutionKind, field: Cited<unknown>, values: Record<string, unknown>) => {
+    const date = new Date(`${field.asOf}T00:00:00.000Z`);
+    rows.push({
+      id: id('offering', formId, kind, 'stated'),
+      cik,
+      kind,
+      isEvent: false,
+      date,
+      orderedAt: date,
+      accessionNumber: event.accessionNumber,
+      form: event.form,
+      filedAt: event.filedAt,
+      fromIndexOnly: false,
+      values: { ...values, statedBy: 'offering_document', method: field.method },
+      citationUrl: event.citationUrl,
+      sourceSpan: field.sourceSpan,
+      confidence: field.confidence,
+      method: 'offering_document',
+    });
+  };
+  const shares = terms.sharesOutstandingBefore;
+  if (shares?.asOf) observed('shares_outstanding', shares, { shares: String(shares.value), unit: 'shares', class: null });
+  const float = terms.babyShelf.publicFloat;
+  if (float?.asOf) observed('public_float', float, { publicFloat: String(float.value), unit: 'USD', babyShelf: babyShelfOf(float.value, float.asOf) });
+  const warrants = terms.warrantsOutstanding;
+  if (warrants?.asOf) observed('warrant', warrants, { outstanding: String(warrants.value.shares), exercisePrice: warrants.value.weightedAverageExercisePrice, exercisePriceIs: 'weighted average' });
+  return rows;
+}
+
+/** Form S-3 General Instruction I.B.6 measures the float within 60 days before a sale. */
+const floatWindowDays = 60;
+
+/**
+ * The baby-shelf limit of an S-3 or its prospectus, from the newest float stated on or before the
+ * document's date: the XBRL public floats reported, and the floats the held documents state (this
+ * one's, or an earlier one's), each with the date it gives. It names the float it used (source,
+ * filing, sentence, date, age) and whether that float still measures the limit on the document's
+ * date: one older than the rule's 60 days, or one whose limit this very document exceeds, does not,
+ * so the capacity it gives is not established (capacity.established false, with the reason).
+ */
+function babyShelfFor(
+  documentDate: Date,
+  reported: DilutionRow[],
+  stated: { stated: Cited<number>; asOf: string; documentDate: Date | null; accessionNumber: string | null; citationUrl: string | null }[],
+  accessionNumber: string | null,
+  terms: DilutionTerms | null,
+  grossProceeds: number | null,
+) {
+  const day = isoDay(documentDate)!;
+  const candidates = [
+    ...stated
+      .filter((s) => s.asOf <= day && (s.accessionNumber === accessionNumber || (s.documentDate && s.documentDate.getTime() <= documentDate.getTime())))
+      .map((s) => ({ value: s.stated.value, asOf: s.asOf, floatSource: 'document' as const, accessionNumber: s.accessionNumber, citationUrl: s.citationUrl, sourceSpan: s.stated.sourceSpan, confidence: s.stated.confidence, own: s.accessionNumber === accessionNumber })),
+    ...reported
+      .filter((r) => r.date && isoDay(r.date)! <= day && r.values.unit === 'USD')
+      .map((r) => ({ value: Number(r.values.publicFloat), asOf: isoDay(r.date)!, floatSource: 'xbrl' as const, accessionNumber: r.accessionNumber, citationUrl: r.citationUrl, sourceSpan: r.sourceSpan, confidence: r.confidence, own: false })),
+  ];
+  // newest first; on the same date the document's own statement, then another document's, then XBRL
+  const rank = (c: (typeof candidates)[number]) => (c.own ? 0 : c.floatSource === 'document' ? 1 : 2);
+  candidates.sort((a, b) => b.asOf.localeCompare(a.asOf) || rank(a) - rank(b));
+  const float = candidates[0];
+  if (!float) return null;
+  const ageDays = Math.round((documentDate.getTime() - Date.parse(`${float.asOf}T00:00:00Z`)) / 86_400_000);
+  const limit = babyShelfOf(float.value, float.asOf);
+  const { floatSource, accessionNumber: floatAccession, citationUrl: floatUrl, sourceSpan, confidence, own } = float;
+  const usd = (n: number) => `$${n.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+  // the capacity left: as the document prints it, or the float's third less the sales it states, when that float is the one used
+  const printed = terms?.babyShelf.remainingCapacity ?? null;
+  const sold = terms?.babyShelf.soldPrior12Months ?? null;
+  const remaining = !limit.applies ? null : own && printed ? printed.value : sold ? Math.max(0, limit.capacity12m! - sold.value) : null;
+  let reason: string | null = null;
+  if (limit.applies && remaining === null) reason = `the document states no sales in the prior 12 months under I.B.6, so what is left of the ${usd(limit.capacity12m!)} limit is not known`;
+  else if (ageDays > floatWindowDays) reason = `the newest float stated on or before the document is ${usd(float.value)} as of ${float.asOf}, ${ageDays} days before it; I.B.6 measures the float within ${floatWindowDays} days of a sale, so the limit on ${day} is not established by it`;
+  if (limit.applies && remaining !== null && grossProceeds !== null && grossProceeds > remaining) {
+    reason = `${reason ? `${reason}; and ` : ''}this document itself sells ${usd(grossProceeds)}, more than the ${usd(remaining)} that float leaves`;
   }
-  if (reported?.values.babyShelf) return { ...(reported.values.babyShelf as object), floatSource: 'xbrl' as const, accessionNumber: reported.accessionNumber, sourceSpan: reported.sourceSpan, confidence: reported.confidence };
-  return null;
+  return {
+    ...limit,
+    floatSource,
+    floatAccessionNumber: floatAccession,
+    floatCitationUrl: floatUrl,
+    floatStatedIn: floatSource === 'xbrl' ? 'xbrl_fact' : own ? 'this_document' : 'earlier_document',
+    floatAgeDays: ageDays,
+    floatCurrent: ageDays <= floatWindowDays,
+    sourceSpan,
+    confidence,
+    capacity: limit.applies ? { remaining, asOf: float.asOf, established: reason === null && remaining !== null, reason } : null,
+  };
 }
 
 const valueOf = <T>(field: Cited<T> | null | undefined) => (field ? field.value : null);
@@ -450,6 +554,7 @@ export function termsSummary(terms: DilutionTerms) {
     babyShelf: { publicFloat: cited(terms.babyShelf.publicFloat), oneThirdLimit: cited(terms.babyShelf.oneThirdLimit), soldPrior12Months: cited(terms.babyShelf.soldPrior12Months), remainingCapacity: cited(terms.babyShelf.remainingCapacity) },
     sharesOutstandingBefore: cited(terms.sharesOutstandingBefore),
     sharesOutstandingAfter: cited(terms.sharesOutstandingAfter),
+    warrantsOutstanding: cited(terms.warrantsOutstanding ?? null),
     ntbvPerShareBefore: cited(terms.ntbvPerShareBefore),
     ntbvPerShareAfter: cited(terms.ntbvPerShareAfter),
     dilutionPerShare: cited(terms.dilutionPerShare),

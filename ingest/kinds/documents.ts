@@ -102,7 +102,10 @@ export const offeringHandler = handler({
   async load(tx, offering, { key }) {
     const accessionNumber = offering.accessionNumber ?? namedInPath(key).accessionNumber;
     const { filing, events: added } = await filingFor(tx, key, { accessionNumber, cik: offering.registrant.cik, form: offering.formType, filedAt: offering.filedAt });
-    const cik = filing?.cik ?? offering.registrant.cik ?? null;
+    // a primary document read alone names no CIK; its cover names the ticker it trades under, which the
+    // SEC's ticker maps tie to one company (several: not attributed)
+    const byTicker = !filing && !offering.registrant.cik && offering.ticker ? [...new Set((await tx.ticker.findMany({ where: { ticker: offering.ticker.toUpperCase() }, select: { cik: true } })).map((t) => t.cik))] : [];
+    const cik = filing?.cik ?? offering.registrant.cik ?? (byTicker.length === 1 ? byTicker[0]! : null);
     if (cik) await ensureEntities(tx, [{ cik, name: offering.registrant.name }]);
     const filedAt = filing?.filedAt?.toISOString().slice(0, 10) ?? offering.filedAt;
     await saveFormRecord(tx, { accessionNumber, family: 'OFFERING', formType: offering.formType, cik, filedAt, parties: [{ cik, name: offering.registrant.name, role: 'issuer' }], data: offering }, key);
@@ -114,6 +117,8 @@ export const offeringHandler = handler({
     );
     // a term the document could not give is reported on the item (status partial), never guessed
     const warnings = offering.dilutionTerms.failures.map((failure) => `dilution terms: ${failure}`);
+    // an offering no company can be named for is stored, but no company's offerings or dilution records show it
+    if (!cik) warnings.push(`no issuer CIK: the document names none, and ${offering.ticker ? `its ticker ${offering.ticker} ${byTicker.length ? `maps to ${byTicker.length} companies` : 'is in no ticker map held'}` : 'it names no ticker'}; ingest its submission or the ticker map first`);
     return { records: 1 + written, events: added, ...(warnings.length ? { warnings } : {}) };
   },
 });

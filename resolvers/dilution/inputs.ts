@@ -3,11 +3,11 @@
 // records do not give is null (the method then lowers its confidence), never 0.
 import type { DilutionRecord } from '../../prisma/generated/client/client.ts';
 import { isoDay } from '../../derived/citations.ts';
-import type { DilutionScoreInputs, MissingReasons, ScoreInput } from './score.ts';
+import type { DilutionScoreInputs, InputSource, MissingReasons, ScoreInput } from './score.ts';
 
 const day = 86_400_000;
 const num = (v: unknown): number | null => (v === null || v === undefined || v === '' ? null : Number.isFinite(Number(v)) ? Number(v) : null);
-const source = (r: DilutionRecord) => ({ accessionNumber: r.accessionNumber, citationUrl: r.citationUrl, sourceSpan: r.sourceSpan });
+const source = (r: DilutionRecord): InputSource => ({ accessionNumber: r.accessionNumber, citationUrl: r.citationUrl, sourceSpan: r.sourceSpan, method: r.method as InputSource['method'] });
 const input = (value: number, r: DilutionRecord): ScoreInput => ({ value, asOf: isoDay(r.date)!, source: source(r) });
 
 /**
@@ -32,35 +32,66 @@ export function scoreInputsOf(records: DilutionRecord[], hasIndex: boolean): { a
     if (v.runwayMonths !== null) inputs.cashRunwayMonths = input(v.runwayMonths, cash);
   }
 
-  // shares outstanding: every class reported on the latest cover date, added up
-  const sharesOn = (at: Date) => dated.filter((r) => r.kind === 'shares_outstanding' && r.date!.getTime() === at.getTime());
-  const shares = latest('shares_outstanding');
+  // An observation is stated by an XBRL fact or by an offering document's sentence "as of" a date: the
+  // newest is used, and on the same date the fact (an exact tag) before the sentence. The classes of one
+  // cover are added up; two sources stating the same date are never added together.
+  const newest = (kind: string, when: (r: DilutionRecord) => boolean = () => true) =>
+    dated.filter((r) => r.kind === kind && when(r)).sort((a, b) => b.date!.getTime() - a.date!.getTime() || Number(b.method === 'xbrl_fact') - Number(a.method === 'xbrl_fact') || a.id.localeCompare(b.id))[0] ?? null;
+  const sameStatement = (r: DilutionRecord, of: DilutionRecord) => r.kind === of.kind && r.date!.getTime() === of.date!.getTime() && r.method === of.method && (r.method === 'xbrl_fact' || r.accessionNumber === of.accessionNumber);
+  const sharesOf = (of: DilutionRecord) => dated.filter((r) => sameStatement(r, of)).reduce((n, r) => n + Number((r.values as { shares: string }).shares), 0);
+  const shares = newest('shares_outstanding');
   if (shares) {
-    const rows = sharesOn(shares.date!);
-    inputs.sharesOutstanding = { ...input(rows.reduce((n, r) => n + Number((r.values as { shares: string }).shares), 0), shares) };
+    inputs.sharesOutstanding = input(sharesOf(shares), shares);
     // about a year before (9 to 15 months), and only when no split lies between: a split-adjusted count is not guessed
-    const earlier = dated.find((r) => r.kind === 'shares_outstanding' && shares.date!.getTime() - r.date!.getTime() >= 274 * day && shares.date!.getTime() - r.date!.getTime() <= 456 * day);
+    const earlier = newest('shares_outstanding', (r) => shares.date!.getTime() - r.date!.getTime() >= 274 * day && shares.date!.getTime() - r.date!.getTime() <= 456 * day);
     const splitBetween = earlier && dated.some((r) => (r.kind === 'reverse_split' || r.kind === 'stock_split') && r.date! > earlier.date! && r.date! <= shares.date!);
-    if (earlier && !splitBetween) inputs.sharesOutstanding12mAgo = input(sharesOn(earlier.date!).reduce((n, r) => n + Number((r.values as { shares: string }).shares), 0), earlier);
+    if (earlier && !splitBetween) inputs.sharesOutstanding12mAgo = input(sharesOf(earlier), earlier);
   }
 
-  const float = latest('public_float');
+  const float = newest('public_float');
   if (float) inputs.publicFloat = input(Number((float.values as { publicFloat: string }).publicFloat), float);
 
   // shelf and ATM capacity: only what an offering document states (its remaining capacity, its program size)
+  type Capacity = { remaining: number | null; asOf: string; established: boolean; reason: string | null };
   type Terms = { babyShelf?: { remainingCapacity?: { value: number } | null }; atmProgramSize?: { value: number } | null; shelfSize?: { value: number } | null };
   const termsOf = (r: DilutionRecord) => (r.values as { terms?: Terms }).terms;
-  // (an ATM program sold off a baby shelf is limited by the same remaining capacity)
-  const shelf = dated.find((r) => (r.kind === 'shelf' || r.kind === 'offering' || r.kind === 'atm_program') && termsOf(r)?.babyShelf?.remainingCapacity);
-  if (shelf) inputs.shelfCapacityRemaining = input(termsOf(shelf)!.babyShelf!.remainingCapacity!.value, shelf);
+  const capacityOf = (r: DilutionRecord) => (r.values as { babyShelf?: { capacity?: Capacity | null } | null }).babyShelf?.capacity ?? null;
+  // (an ATM program sold off a baby shelf is limited by the same remaining capacity): the newest document
+  // that gives one, if the float it rests on establishes it; else missing, with why
+  const shelf = dated.find((r) => (r.kind === 'shelf' || r.kind === 'offering' || r.kind === 'atm_program') && (capacityOf(r)?.remaining != null || termsOf(r)?.babyShelf?.remainingCapacity));
+  if (shelf) {
+    const capacity = capacityOf(shelf);
+    if (!capacity) inputs.shelfCapacityRemaining = input(termsOf(shelf)!.babyShelf!.remainingCapacity!.value, shelf);
+    else if (capacity.established) inputs.shelfCapacityRemaining = input(capacity.remaining!, shelf);
+    else why.shelfCapacityRemaining = `${shelf.form ?? 'the offering document'} ${shelf.accessionNumber ?? ''} (${isoDay(shelf.date)}): ${capacity.reason}`.replace('  ', ' ');
+  }
   const atm = dated.find((r) => r.kind === 'atm_program' && num(termsOf(r)?.atmProgramSize?.value ?? (r.values as { programSize?: number }).programSize) !== null);
   if (atm) inputs.atmCapacityRemaining = input(num(termsOf(atm)?.atmProgramSize?.value ?? (atm.values as { programSize?: number }).programSize)!, atm);
 
-  // warrants outstanding: the XBRL facts of the latest date that reports them
-  const warrant = latest('warrant', (r) => r.method === 'xbrl_fact' && num((r.values as { outstanding?: string }).outstanding) !== null);
+  // warrants outstanding: the newest count of them, an XBRL fact's (its classes added up) or the one an
+  // offering document states as of a date
+  const outstandingOf = (r: DilutionRecord) => num((r.values as { outstanding?: string }).outstanding);
+  const warrant = newest('warrant', (r) => outstandingOf(r) !== null);
   if (warrant) {
-    const rows = dated.filter((r) => r.kind === 'warrant' && r.method === 'xbrl_fact' && r.date!.getTime() === warrant.date!.getTime());
-    inputs.warrantsOutstanding = input(rows.reduce((n, r) => n + (num((r.values as { outstanding?: string }).outstanding) ?? 0), 0), warrant);
+    inputs.warrantsOutstanding = input(dated.filter((r) => sameStatement(r, warrant) && outstandingOf(r) !== null).reduce((n, r) => n + outstandingOf(r)!, 0), warrant);
+  } else {
+    // no count of outstanding warrants anywhere: the warrants documents state as issued, not yet expired
+    // by the latest issuance, are what is known to be outstanding (exercises the filings do not report aside)
+    type Issued = { shares?: number | null; term?: { years: number | null } | null; issuance?: boolean };
+    const issued = dated.filter((r) => r.kind === 'warrant' && (r.values as Issued).issuance && num((r.values as Issued).shares) !== null);
+    const at = issued[0]?.date;
+    const live = issued.filter((r) => {
+      const years = (r.values as Issued).term?.years;
+      return !years || r.date!.getTime() + years * 365.25 * day >= at!.getTime();
+    });
+    if (live.length) {
+      const total = live.reduce((n, r) => n + Number((r.values as Issued).shares), 0);
+      inputs.warrantsOutstanding = {
+        value: total,
+        asOf: isoDay(at!)!,
+        source: { ...source(live[0]!), sourceSpan: `warrants the offering documents state as issued (no count of outstanding warrants is held): ${live.map((r) => r.sourceSpan).join(' … ')}` },
+      };
+    }
   }
   const convertible = latest('convertible', (r) => num((r.values as { measures?: Record<string, { value: string }> }).measures?.DebtInstrumentConvertibleNumberOfEquityInstruments?.value) !== null);
   if (convertible) inputs.convertibleShares = input(num((convertible.values as { measures: Record<string, { value: string }> }).measures.DebtInstrumentConvertibleNumberOfEquityInstruments!.value)!, convertible);
@@ -84,7 +115,27 @@ export function scoreInputsOf(records: DilutionRecord[], hasIndex: boolean): { a
     inputs.openComplianceNotices = unknown ? null : { ...open, daysToNearestDeadline: deadlines.length ? deadlines.sort((a, b) => Math.abs(a) - Math.abs(b))[0]! : null };
     if (unknown) why.openComplianceNotices = `${unknown} 8-K item 3.01 in the 12 months to ${asOf} ${unknown === 1 ? 'is' : 'are'} known only from EDGAR's index: a notice or a cure, unread, so the open notices cannot be counted`;
     inputs.reverseSplitsLast24m = counted(dated.filter((r) => r.kind === 'reverse_split' && within(r, 730)), 'reverse split in the 24 months');
-    inputs.recentOfferingsLast12m = counted(dated.filter((r) => r.kind === 'offering' && /^424B[345]$/.test(r.form ?? '') && within(r, 365)), 'offering prospectus (424B3/4/5) in the 12 months');
+  }
+
+  // Offerings of the 12 months: a held final prospectus that prices a sale establishes one closed; a
+  // prospectus known only from EDGAR's index, or a preliminary one, is possible (its terms are not known).
+  // Without the index, the held documents are all that is known: what they establish is still counted.
+  const inWindow = (r: DilutionRecord) => asOfDate.getTime() - r.date!.getTime() <= 365 * day && r.date! <= asOfDate;
+  type Priced = { status?: string; isPreliminary?: boolean; pricePerShare?: number | null; grossProceeds?: number | null };
+  const prospectuses = dated.filter((r) => r.kind === 'offering' && /^424B[1345]$/.test(r.form ?? '') && inWindow(r));
+  const closed = prospectuses.filter((r) => !r.fromIndexOnly && !(r.values as Priced).isPreliminary && ((r.values as Priced).pricePerShare != null || (r.values as Priced).grossProceeds != null));
+  const possible = prospectuses.filter((r) => !closed.includes(r));
+  const documents = records.some((r) => r.method === 'offering_document' && (r.kind === 'offering' || r.kind === 'atm_program' || r.kind === 'shelf'));
+  if (hasIndex || documents) {
+    const what = hasIndex ? "the filings EDGAR's index lists for the company" : "the company's offering documents held (EDGAR's index of its filings is not)";
+    inputs.recentOfferingsLast12m = {
+      value: closed.length,
+      possible: possible.length,
+      asOf: asOf!,
+      source: closed[0]
+        ? { ...source(closed[0]), sourceSpan: `final prospectus pricing the sale: ${closed.map((r) => `${r.form} ${r.accessionNumber ?? ''} (${isoDay(r.date)})`).join('; ')}` }
+        : { accessionNumber: null, citationUrl: null, sourceSpan: `no final, priced offering prospectus (424B) in the 12 months in ${what}${possible.length ? `; ${possible.length} possible: ${possible.map((r) => `${r.form} ${r.accessionNumber ?? ''} (${r.fromIndexOnly ? 'index only' : 'preliminary'})`).join('; ')}` : ''}` },
+    };
   }
   return { asOf, inputs, why };
 }

@@ -23,6 +23,11 @@ export interface InputSource {
   citationUrl: string | null;
   /** the XBRL tag and context, the sentence or the table cell the value came from */
   sourceSpan: string;
+  /**
+   * how it was read: an XBRL fact, a sentence of an offering document, an 8-K item, EDGAR's index;
+   * where a fact and a document both state an input, the one with the newer "as of" is used and this says which
+   */
+  method?: 'xbrl_fact' | 'offering_document' | 'eight_k_item' | 'filing_index';
 }
 
 /** One number read from a filing. */
@@ -37,6 +42,15 @@ export interface ScoreInput {
 export interface ComplianceNoticesInput extends ScoreInput {
   /** days from `asOf` to the nearest cure deadline among the open notices (negative: passed); null when no notice states one */
   daysToNearestDeadline: number | null;
+}
+
+/**
+ * Offerings in the 12 months to `asOf`: `value` counts those a held document establishes as closed (a
+ * final, priced prospectus); `possible` counts those known only from EDGAR's index, or still
+ * preliminary, whose terms are not known: they may have closed, and are reported, never scored.
+ */
+export interface RecentOfferingsInput extends ScoreInput {
+  possible?: number;
 }
 
 export interface DilutionScoreInputs {
@@ -67,7 +81,7 @@ export interface DilutionScoreInputs {
   /** reverse splits effective in the last 24 months (8-K item 5.03, XBRL split ratios) */
   reverseSplitsLast24m?: ScoreInput | null;
   /** offerings (registered direct, underwritten, shelf takedown, PIPE) closed in the last 12 months */
-  recentOfferingsLast12m?: ScoreInput | null;
+  recentOfferingsLast12m?: RecentOfferingsInput | null;
 }
 
 export type InputName = keyof DilutionScoreInputs;
@@ -290,17 +304,20 @@ export const methodology = {
     cashRunwayMonths: { unit: 'months', from: 'cash ÷ monthly operating cash burn (CashAndCashEquivalentsAtCarryingValue, NetCashProvidedByUsedInOperatingActivities)' },
     monthlyBurn: { unit: 'USD/month', from: '−NetCashProvidedByUsedInOperatingActivities ÷ months in the period' },
     cash: { unit: 'USD', from: 'CashAndCashEquivalentsAtCarryingValue' },
-    sharesOutstanding: { unit: 'shares', from: 'dei:EntityCommonStockSharesOutstanding' },
-    sharesOutstanding12mAgo: { unit: 'shares', from: 'dei:EntityCommonStockSharesOutstanding about 12 months earlier, split-adjusted' },
-    publicFloat: { unit: 'USD', from: 'dei:EntityPublicFloat' },
-    shelfCapacityRemaining: { unit: 'USD', from: 'S-3 / 424B shelf size less takedowns, baby-shelf limited' },
+    sharesOutstanding: { unit: 'shares', from: 'dei:EntityCommonStockSharesOutstanding, or the count an offering document states "as of" a date ("based on 2,896,723 shares … outstanding as of September 30, 2025"), whichever is newer (source.method says which)' },
+    sharesOutstanding12mAgo: { unit: 'shares', from: 'the same, about 12 months earlier, with no split between' },
+    publicFloat: { unit: 'USD', from: 'dei:EntityPublicFloat, or the float an offering document states with its date, whichever is newer (source.method says which)' },
+    shelfCapacityRemaining: { unit: 'USD', from: 'the baby-shelf capacity an S-3 / 424B states or leaves, from the newest float stated on or before it; not established when that float is older than the 60 days I.B.6 measures within or the document itself sells more' },
     atmCapacityRemaining: { unit: 'USD', from: 'ATM prospectus supplement program size less sales' },
-    warrantsOutstanding: { unit: 'shares', from: 'ClassOfWarrantOrRightOutstanding; offering documents' },
+    warrantsOutstanding: { unit: 'shares', from: 'ClassOfWarrantOrRightOutstanding, or the outstanding warrants an offering document counts as of a date, whichever is newer; with neither, the warrants offering documents state as issued' },
     warrantsInTheMoney: { unit: 'shares', from: 'warrants with exercise price below the last price (optional)' },
     convertibleShares: { unit: 'shares', from: 'DebtInstrumentConvertible*, PreferredStockConvertible* as converted' },
     openComplianceNotices: { unit: 'count', from: '8-K item 3.01 notices in the last 12 months not yet cured, with their deadlines' },
     reverseSplitsLast24m: { unit: 'count', from: '8-K item 5.03; StockholdersEquityReverseStockSplit' },
-    recentOfferingsLast12m: { unit: 'count', from: 'offering documents (424B3/4/5) closed in the last 12 months' },
+    recentOfferingsLast12m: {
+      unit: 'count',
+      from: 'final, priced offering prospectuses (424B1/3/4/5, not an ATM program) held in the last 12 months: closed; 424B filings known only from EDGAR\'s index, or preliminary, are `possible` (reported, not scored)',
+    },
   } satisfies Record<InputName, { unit: string; from: string }>,
 } as const;
 
@@ -327,7 +344,7 @@ export interface SubRating {
 export type DilutionRatings = Record<SubRatingKey, SubRating>;
 
 export type ListedInput =
-  | { value: number; asOf: string; source: InputSource; daysToNearestDeadline?: number | null; optional?: true }
+  | { value: number; asOf: string; source: InputSource; daysToNearestDeadline?: number | null; possible?: number; optional?: true }
   | { missing: true; optional?: true; reason?: string };
 
 /** Why an input is missing, where the reader of the records knows (e.g. items whose text was not read). */
@@ -613,6 +630,8 @@ function floatGrowth(x: Present): Assessed {
   if (offerings) {
     const hit = bandOf(offeringsLast12m, offerings.value);
     reasons.push(`${plural(offerings.value, 'offering')} closed in the 12 months to ${offerings.asOf}: ${hit.band} (${hit.rule})`);
+    const possible = (offerings as RecentOfferingsInput).possible ?? 0;
+    if (possible > 0) reasons.push(`${plural(possible, 'more offering')} possible in that window (known only from EDGAR's index, or preliminary: terms unknown; reported, not counted)`);
     band = higher(band, hit.band);
   } else {
     reasons.push('no count of offerings in the last 12 months on file');
@@ -739,6 +758,7 @@ export function scoreOf(inputs: DilutionScoreInputs, why: MissingReasons = {}): 
     } else {
       const entry: ListedInput = { value: input.value, asOf: input.asOf, source: { ...input.source }, ...optional };
       if (name === 'openComplianceNotices') entry.daysToNearestDeadline = (input as ComplianceNoticesInput).daysToNearestDeadline ?? null;
+      if (name === 'recentOfferingsLast12m' && (input as RecentOfferingsInput).possible !== undefined) entry.possible = (input as RecentOfferingsInput).possible;
       listed[name] = entry;
     }
   }

@@ -21,6 +21,8 @@ const files = [
   'filings/offerings/424B5_0001214659-26-002941_Alzamend.txt',
   'filings/offerings/S-3_0001193125-25-012209_Vincerx.txt',
   'filings/offerings/424B4_0001104659-24-132924_Traws-Pharma.txt',
+  'filings/offerings/S-1_0001104659-23-076317_Acurx.txt',
+  'filings/offerings/424B5_FFIC_Flushing-Financial_preliminary_2024-12-12.html',
 ];
 
 interface CompanyFact { end: string; start?: string; val: number; accn: string; form: string; filed: string }
@@ -273,6 +275,67 @@ describe.runIf(hasCorpus)('the dilution family over the corpus', { timeout: 120_
       expect(answer.status).toBe(200);
       expectVerified(answer.body.data);
     }
+  });
+
+  it('the score reads what the offering documents state: a float, shares and warrants outstanding, each with its "as of" and sentence', async () => {
+    const flat = (file: string) => dilutionTermsOfFiling({ text: texts.get(`filings/offerings/${file}`)!, name: file }).text.replace(/\s+/g, ' ');
+    // Alzamend: "As of March 6, 2026, the aggregate market value … held by non-affiliates, or the public float, was $9,188,860"
+    const alz = (await get('/v1/dilution/score?cik=1677077')).body;
+    expect(alz.inputs.publicFloat).toMatchObject({ value: 9188860, asOf: '2026-03-06', source: { accessionNumber: '0001214659-26-002941', method: 'offering_document' } });
+    expect(flat('424B5_0001214659-26-002941_Alzamend.txt')).toContain(alz.inputs.publicFloat.source.sourceSpan.replace(/\s+/g, ' '));
+    expect(alz.missing).not.toContain('publicFloat');
+    // Imunon: 2,896,723 shares outstanding and 965,247 warrant shares at $8.18, both as of September 30, 2025
+    const imunon = (await get('/v1/dilution/score?cik=749647')).body;
+    expect(imunon.inputs.sharesOutstanding).toMatchObject({ value: 2896723, asOf: '2025-09-30', source: { accessionNumber: '0001493152-25-029712', method: 'offering_document' } });
+    expect(imunon.inputs.warrantsOutstanding).toMatchObject({ value: 965247, asOf: '2025-09-30', source: { accessionNumber: '0001493152-25-029712' } });
+    expect(imunon.inputs.warrantsOutstanding.source.sourceSpan).toContain('965,247 shares of common stock issuable upon the exercise of outstanding warrants');
+    expect(imunon.ratings.overhang.band).not.toBe('unknown');
+    expect(imunon.ratings.overhang.reasons.join(' ')).toContain('965,247');
+    // Traws: 3,025,554 shares outstanding as of November 11, 2024; Acurx: 12,939,128 as of June 1, 2023
+    const traws = (await get('/v1/dilution/score?cik=1130598')).body;
+    expect(traws.inputs.sharesOutstanding).toMatchObject({ value: 3025554, asOf: '2024-11-11', source: { accessionNumber: '0001104659-24-132924' } });
+    const acurx = (await get('/v1/dilution/score?cik=1736243')).body;
+    expect(acurx.inputs.sharesOutstanding).toMatchObject({ value: 12939128, asOf: '2023-06-01', source: { accessionNumber: '0001104659-23-076317' } });
+    // no count of outstanding warrants is stated: the warrants the S-1 states were issued (pre-funded 731,482, series C and D 1,333,333 each)
+    const acurxWarrants = await all('/v1/dilution/warrants?cik=1736243');
+    expect(acurxWarrants.length).toBeGreaterThan(0);
+    expect(acurx.inputs.warrantsOutstanding).toMatchObject({ value: 731482 + 1333333 + 1333333, source: { accessionNumber: '0001104659-23-076317' } });
+    expect(acurx.ratings.overhang.band).not.toBe('unknown');
+    // the share-float history holds them too, cited to the document
+    const history = await all('/v1/dilution/share-float-history?cik=749647');
+    expect(history.find((r) => r.kind === 'shares_outstanding' && r.date === '2025-09-30')).toMatchObject({ values: { shares: '2896723' }, verification: { method: 'offering_document', accessionNumber: '0001493152-25-029712' } });
+  });
+
+  it('a shelf capacity from a float older than the 60 days I.B.6 measures, which the document itself exceeds, is not an input: it says which float', async () => {
+    const imunon = (await get('/v1/dilution/score?cik=749647')).body;
+    expect(imunon.inputs.shelfCapacityRemaining).toMatchObject({ missing: true, reason: expect.stringContaining('$18,075,494 as of 2024-05-10') });
+    expect(imunon.inputs.shelfCapacityRemaining.reason).toContain('sells $7,000,040.63, more than the $5,690,505');
+    const event = (await all('/v1/dilution/events?cik=749647')).find((r) => r.accessionNumber === '0001493152-25-029712' && 'offeringType' in r.values);
+    expect(event.values.babyShelf).toMatchObject({ floatDate: '2024-05-10', floatSource: 'document', floatStatedIn: 'this_document', floatAgeDays: 600, floatCurrent: false, capacity: { remaining: 5690505, established: false } });
+    // Alzamend's float is as of its document's date: its stated capacity stands
+    const alz = (await get('/v1/dilution/score?cik=1677077')).body;
+    expect(alz.inputs.shelfCapacityRemaining).toMatchObject({ value: 3061933 });
+  });
+
+  it('offering counts: what held documents establish is closed, index-only rows are possible', async () => {
+    const vincerx = (await get('/v1/dilution/score?cik=1796129')).body;
+    expect(vincerx.inputs.recentOfferingsLast12m).toMatchObject({ value: 0 });
+    expect(vincerx.inputs.recentOfferingsLast12m.possible).toBeGreaterThan(0);
+    expect(vincerx.ratings.float_growth.reasons.join(' ')).toMatch(/possible in that window/);
+    // Traws's final 424B4 prices a sale: one closed; Acurx holds only a resale S-1: none established
+    const traws = (await get('/v1/dilution/score?cik=1130598')).body;
+    expect(traws.inputs.recentOfferingsLast12m).toMatchObject({ value: 1, possible: 0, source: { accessionNumber: '0001104659-24-132924' } });
+    const acurx = (await get('/v1/dilution/score?cik=1736243')).body;
+    expect(acurx.inputs.recentOfferingsLast12m).toMatchObject({ value: 0, possible: 0 });
+    for (const s of [traws, acurx]) expect(s.ratings.float_growth.reasons.join(' ')).not.toMatch(/no share count history or offering count on file/);
+  });
+
+  it('a preliminary supplement is an offering with status preliminary, its blanks unknown', async () => {
+    const events = await all('/v1/dilution/events?cik=923139');
+    const flushing = events.find((r) => r.kind === 'offering' && r.form === '424B5');
+    expect(flushing, JSON.stringify(events)).toMatchObject({ date: '2024-12-12', values: { status: 'preliminary', isPreliminary: true, documentDate: '2024-12-12', blanks: ['sharesOffered', 'pricePerShare', 'grossProceeds'], sharesOffered: null, pricePerShare: null, grossProceeds: null } });
+    const score = (await get('/v1/dilution/score?cik=923139')).body;
+    expect(score.inputs.sharesOutstanding).toMatchObject({ value: 29068903, asOf: '2024-09-30' });
   });
 
   it('every dilution route is an MCP tool', async () => {

@@ -89,7 +89,7 @@ describe.runIf(hasCorpus)('offerings', { timeout: 120_000 }, () => {
     expect(answer.body).toMatchObject({
       object: 'offering',
       regime: 'registered',
-      offeringType: 'follow_on',
+      offeringType: 'registered_direct',
       formType: '424B4',
       filingRole: 'prospectus',
       issuer: { cik: '0001130598', name: 'Traws Pharma, Inc.', ticker: 'TRAW' },
@@ -106,6 +106,39 @@ describe.runIf(hasCorpus)('offerings', { timeout: 120_000 }, () => {
     const shelf = vincerx.body.data.find((o: { formType: string }) => o.formType === 'S-3');
     expect(shelf).toMatchObject({ offeringType: 'shelf', filingRole: 'registration_statement', amountOffered: 100000000 });
     expect(shelf.linkedFilings.map((l: { formType: string }) => l.formType).sort()).toEqual(['POS AM', 'S-3/A']);
+  });
+
+  it('one classification: an offering\'s type is the type its terms state', async () => {
+    for (const cik of ['749647', '1130598']) {
+      const [offering] = (await get(`/v1/offerings?cik=${cik}`)).body.data;
+      expect(offering, cik).toMatchObject({ offeringType: 'registered_direct', status: 'final', unknownTerms: [] });
+      const event = (await get(`/v1/dilution/events?cik=${cik}&limit=100`)).body.data.find((r: any) => r.accessionNumber === offering.accessionNumber && r.kind === 'offering');
+      expect(event.values.offeringType).toBe('registered_direct');
+      expect(event.values.terms.offeringType.value).toBe(offering.offeringType);
+    }
+    expect((await get('/v1/offerings?type=registered_direct')).body.data.map((o: { issuer: { cik: string } }) => o.issuer.cik).sort()).toEqual(['0000749647', '0001130598']);
+  });
+
+  it('a preliminary supplement read without its filing record is its issuer\'s offering, status preliminary, its blanks unknown', async () => {
+    // the document names no CIK; its cover's ticker FFIC is Flushing Financial's in the SEC's ticker map
+    const answer = await get('/v1/offerings?cik=923139');
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toHaveLength(1);
+    expect(answer.body.data[0]).toMatchObject({
+      formType: '424B5',
+      issuer: { cik: '0000923139', name: 'Flushing Financial Corporation', ticker: 'FFIC' },
+      status: 'preliminary',
+      isPreliminary: true,
+      unknownTerms: ['unitsOffered', 'pricePerUnit', 'amountOffered'],
+      unitsOffered: null,
+      pricePerUnit: null,
+      amountOffered: null,
+      date: '2024-12-12',
+      dateField: 'documentDate',
+      pricePerUnitNullReason: expect.stringMatching(/preliminary/),
+    });
+    const dilution = (await get('/v1/dilution/events?cik=923139')).body.data;
+    expect(dilution.find((r: any) => r.form === '424B5').values).toMatchObject({ status: 'preliminary', blanks: ['sharesOffered', 'pricePerShare', 'grossProceeds'] });
   });
 
   it('filters by type and date, and says Regulation A is not covered', async () => {

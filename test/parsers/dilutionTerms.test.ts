@@ -198,6 +198,28 @@ describe('dilution terms failures', () => {
     expect(result.terms.ntbvPerShareBefore).toBeNull();
   });
 
+  it('outstanding warrants the share count excludes, as of the date the list states', async () => {
+    // "… based on 2,896,723 shares of common stock outstanding as of September 30, 2025 and excludes in each case as of September 30, 2025:
+    //  ● 965,247 shares of common stock issuable upon the exercise of outstanding warrants having a weighted average exercise price of $8.18 per share"
+    const imunon = await read('424B5_0001493152-25-029712_Imunon.txt');
+    expect(imunon.terms.warrantsOutstanding).toMatchObject({ value: { shares: 965247, weightedAverageExercisePrice: 8.18 }, asOf: '2025-09-30', confidence: 'high' });
+    expect(imunon.terms.sharesOutstandingBefore).toMatchObject({ value: 2896723, asOf: '2025-09-30' });
+    expectSpansReal(imunon.terms, imunon.text);
+    // "12,650 shares of common stock issuable upon the exercise of outstanding warrants at September 30, 2024 with a weighted average exercise price of approximately $92.99 per share"
+    const traws = await read('424B4_0001104659-24-132924_Traws-Pharma.txt');
+    expect(traws.terms.warrantsOutstanding).toMatchObject({ value: { shares: 12650, weightedAverageExercisePrice: 92.99 }, asOf: '2024-09-30' });
+    // a resale S-1 that counts none states none
+    expect((await read('S-1_0001104659-23-076317_Acurx.txt')).terms.warrantsOutstanding).toBeNull();
+  });
+
+  it('the offering and its terms name one type: a placement agent\'s direct sale is registered_direct in both', async () => {
+    for (const file of ['424B5_0001493152-25-029712_Imunon.txt', '424B4_0001104659-24-132924_Traws-Pharma.txt']) {
+      const { terms, document } = await read(file);
+      expect(document?.offeringType, file).toBe('registered_direct');
+      expect(terms.offeringType, file).toMatchObject({ value: 'registered_direct', method: 'cover_placement_agent_direct_sale' });
+    }
+  });
+
   it('an empty text gives a failure and nulls', () => {
     const doc = parseOffering({ text: 'Filed Pursuant to Rule 424(b)(5)\nPROSPECTUS SUPPLEMENT\nWe are offering 100 shares.', name: 'tiny.txt' });
     const terms = dilutionTermsOf('', doc);

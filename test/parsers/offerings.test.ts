@@ -75,7 +75,8 @@ describe.runIf(hasCorpus)('offering corpus', () => {
       placementAgents: ['Tungsten Advisors'],
       isPreliminary: false,
       isShelf: true,
-      offeringType: 'follow_on',
+      // "… pursuant to this prospectus supplement … and a securities purchase agreement with each investor", through its placement agent
+      offeringType: 'registered_direct',
     });
   });
 
@@ -108,8 +109,11 @@ describe.runIf(hasCorpus)('offering corpus', () => {
       ticker: 'IMNN',
       underwriters: [],
       placementAgents: ['Maxim Group LLC', 'Brookline Capital Markets'],
-      offeringType: 'follow_on',
+      // "We are offering directly to a single healthcare-focused institutional investor …"
+      offeringType: 'registered_direct',
+      confidence: 'high',
     });
+    expect(offering.excerpt).toMatch(/^We are offering directly to a single healthcare-focused institutional investor/);
     expect(offering.securitiesOffered).toBe(
       '330,000 Shares of Common Stock; Pre-funded Warrants to Purchase up to 1,609,114 Shares of Common Stock; Warrants to Purchase up to 1,939,114 Shares of Common Stock',
     );
@@ -132,6 +136,9 @@ describe.runIf(hasCorpus)('offering corpus', () => {
       isPreliminary: true,
       isShelf: true,
       offeringType: 'follow_on',
+      // "SUBJECT TO COMPLETION, DATED DECEMBER 12, 2024": the only date the document gives itself
+      documentDate: '2024-12-12',
+      blanks: ['sharesOffered', 'pricePerShare', 'grossProceeds'],
     });
   });
 

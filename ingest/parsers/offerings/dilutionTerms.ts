@@ -6,6 +6,7 @@
 import type { OfferingDocument } from './offerings.ts';
 import { parseOffering } from './offerings.ts';
 import { readOffering } from './source.ts';
+import { registeredDirect } from './type.ts';
 import {
   cite,
   count,
@@ -106,6 +107,12 @@ export interface DilutionTerms {
   reverseSplits: Cited<ReverseSplit>[];
   sharesOutstandingBefore: Field<number>;
   sharesOutstandingAfter: Field<number>;
+  /**
+   * warrants already outstanding before this offering, as the document counts them ("965,247 shares of
+   * common stock issuable upon the exercise of outstanding warrants having a weighted average exercise
+   * price of $8.18 per share"); asOf = the date the list is stated as of
+   */
+  warrantsOutstanding?: Field<{ shares: number; weightedAverageExercisePrice: number | null }>;
   /** the Dilution section: historical NTBV per share (negative for a deficit) */
   ntbvPerShareBefore: Field<number>;
   ntbvPerShareAfter: Field<number>;
@@ -135,6 +142,7 @@ const emptyTerms = (doc: Pick<OfferingDocument, 'accessionNumber' | 'formType'> 
   reverseSplits: [],
   sharesOutstandingBefore: null,
   sharesOutstandingAfter: null,
+  warrantsOutstanding: null,
   ntbvPerShareBefore: null,
   ntbvPerShareAfter: null,
   dilutionPerShare: null,
@@ -177,12 +185,12 @@ function mapOfferingType(doc: OfferingDocument, cover: Unit[], isShelfTakedown: 
       return pick('deregistration', /\bderegist/i, doc.confidence, 'cover_deregistration');
     case 'shelf':
       return pick('shelf_registration', /\bfrom time to time\b|\bRule 415\b/i, doc.confidence, 'cover_shelf_registration');
+    // the cover's classification decides the type (type.ts); the terms cite the sentence it rests on,
+    // so an offering and its terms never name two types
+    case 'registered_direct':
+      return pick('registered_direct', registeredDirect, 'high', 'cover_placement_agent_direct_sale') ?? cite('registered_direct', doc.excerpt, null, doc.confidence, 'cover_placement_agent_direct_sale');
     case 'follow_on': {
-      if (doc.placementAgents.length) {
-        const direct = pick('registered_direct', /\bregistered direct\b|\boffering directly to\b|\bsecurities purchase agreement\b/i, 'high', 'cover_placement_agent_direct_sale');
-        if (direct) return direct;
-        return pick('best_efforts', /\bplacement agents?\b|\bbest efforts\b/i, 'medium', 'cover_placement_agent_best_efforts');
-      }
+      if (doc.placementAgents.length) return pick('best_efforts', /\bplacement agents?\b|\bbest efforts\b/i, 'medium', 'cover_placement_agent_best_efforts');
       if (doc.underwriters.length) return pick('underwritten', /\bunderwriters?\b|\bunderwriting\b/i, 'high', 'cover_underwriters');
       if (isShelfTakedown) return pick('shelf_takedown', /\(To (?:Base )?Prospectus dated/i, 'medium', 'supplement_to_base_prospectus');
       return pick('other', /\bwe are offering\b|\boffering\b/i, 'low', 'cover_offering');
@@ -399,6 +407,24 @@ function outstandingOf(units: Unit[], lines: string[], terms: DilutionTerms) {
   }
 }
 
+/**
+ * The outstanding warrants of the list of what the share count "excludes … as of <date>": the item's
+ * own date when it gives one ("… outstanding warrants at September 30, 2024 …"), else the list's.
+ */
+function outstandingWarrantsOf(own: string, units: Unit[], terms: DilutionTerms) {
+  const pattern = new RegExp(
+    String.raw`${shareCount} shares of (?:our )?common stock (?:issuable|reserved for issuance) (?:upon|on) (?:the )?exercise of (?:our )?outstanding (?:common stock )?warrants\b(?:[^.;]{0,80}?weighted[- ]average exercise price of (?:approximately )?\$\s*(\d+(?:\.\d+)?))?`,
+    'i',
+  );
+  terms.warrantsOutstanding = find(units, pattern, (m, u) => {
+    const lead = [...own.slice(Math.max(0, u.start - 2000), u.start).matchAll(new RegExp(String.raw`\b(?:as of|at) (${writtenDate})`, 'gi'))].pop();
+    const asOf = firstDate(u.text) ?? (lead ? toIsoDate(lead[1]!) : null);
+    // a count without the date it describes cannot be placed against a share count
+    if (!asOf) return null;
+    return cite({ shares: count(m[1]!), weightedAverageExercisePrice: m[2] ? Number(m[2]) : null }, u.text, m, 'high', 'outstanding_warrants_excluded', asOf);
+  });
+}
+
 function pricingOf(doc: OfferingDocument, coverUnits: Unit[], terms: DilutionTerms) {
   const row = coverUnits.find((u) => /^(?:(?:Initial )?public offering price|Price to (?:the )?public|Offering price)\b/i.test(u.text) && /\d/.test(u.text));
   if (row) {
@@ -481,6 +507,7 @@ export function dilutionTermsOf(text: string, doc: OfferingDocument): DilutionTe
     terms.reverseSplits = reverseSplitsIn(own);
   });
   step('shares outstanding', () => outstandingOf(ownUnits, own.split('\n'), terms));
+  step('outstanding warrants', () => outstandingWarrantsOf(own, ownUnits, terms));
   step('dilution section', () => ntbvOf(own, terms));
   return terms;
 }

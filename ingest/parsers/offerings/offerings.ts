@@ -15,6 +15,7 @@ import {
   sharesOffered,
 } from './cover.ts';
 import { readOffering } from './source.ts';
+import { toIsoDate, writtenDate } from '../eightK/text.ts';
 import { classifyOffering, type Confidence, type OfferingType } from './type.ts';
 
 
@@ -48,6 +49,13 @@ export interface OfferingDocument {
   salesAgents: string[];
   /** a red herring ("subject to completion") or a registration statement not yet effective */
   isPreliminary: boolean;
+  /**
+   * the date the document gives itself (YYYY-MM-DD): "Subject to Completion, dated December 12, 2024",
+   * "The date of this prospectus supplement is …"; null when it prints none
+   */
+  documentDate?: string | null;
+  /** the terms a preliminary document leaves blank (unknown until priced), by field name */
+  blanks?: ('sharesOffered' | 'pricePerShare' | 'grossProceeds')[];
   /** registered for delayed or continuous offering (Rule 415 box checked), or a supplement to a base prospectus */
   isShelf: boolean;
   offeringType: OfferingType;
@@ -58,6 +66,15 @@ export interface OfferingDocument {
 }
 
 const registrationStatement = /^(S-1|S-3|F-1|F-3|S-11)(\/A)?$/i;
+
+/** The date the cover gives the document itself: a red herring's "dated …", a final's "The date of this prospectus … is …". */
+function documentDateOf(cover: string): string | null {
+  const stated =
+    cover.match(new RegExp(String.raw`subject to completion,?\s+dated\s+(${writtenDate})`, 'i')) ??
+    cover.match(new RegExp(String.raw`(?:preliminary )?prospectus(?: supplement)? dated\s+(${writtenDate})(?!\))`, 'i')) ??
+    cover.match(new RegExp(String.raw`The date of this prospectus(?: supplement)? is\s+(${writtenDate})`, 'i'));
+  return stated ? toIsoDate(stated[1]!.replace(/\s+/g, ' ')) : null;
+}
 
 export function parseOffering(input: { text: string; name: string }): OfferingDocument {
   const source = readOffering(input);
@@ -70,7 +87,8 @@ export function parseOffering(input: { text: string; name: string }): OfferingDo
   const isShelf = rule415Checked(cover) || (/^424B/i.test(formType) && /\(To (?:Base )?Prospectus dated/i.test(cover));
   const isPreliminary =
     /subject to completion|preliminary prospectus/i.test(cover) || (registrationStatement.test(formType) && /delay its effective date/i.test(source.text.slice(0, 30_000)));
-  const classification = classifyOffering({ formType, cover, isShelf, isListed: ticker !== null, hasPrice: pricePerShare !== null });
+  const sellers = distributors(cover);
+  const classification = classifyOffering({ formType, cover, isShelf, isListed: ticker !== null, hasPrice: pricePerShare !== null, hasPlacementAgent: sellers.placementAgents.length > 0 });
   const fromCover = classification.offeringType === 'deregistration' ? null : maximumOnCover(cover);
   const fromFees = fromCover === null && classification.offeringType !== 'deregistration' && source.feeExhibit ? maximumFromFeeTable(source.feeExhibit) : null;
   return {
@@ -87,8 +105,12 @@ export function parseOffering(input: { text: string; name: string }): OfferingDo
     maximumAggregateOfferingSource: fromCover !== null ? 'cover' : fromFees !== null ? 'fee_table' : null,
     exchange,
     ticker,
-    ...distributors(cover),
+    ...sellers,
     isPreliminary,
+    documentDate: documentDateOf(cover),
+    // a preliminary supplement leaves its pricing blank: those terms are unknown until the final prospectus
+    // (a registration statement is not priced on its cover at all, so it has no blanks to state)
+    blanks: isPreliminary && /^424B/i.test(formType) ? (['sharesOffered', 'pricePerShare', 'grossProceeds'] as const).filter((field) => ({ sharesOffered: sharesOffered(cover), pricePerShare, grossProceeds })[field] === null) : [],
     isShelf,
     ...classification,
   };

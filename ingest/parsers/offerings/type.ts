@@ -2,7 +2,12 @@
 // decides, and the sentence it fit on is kept so a reader can check the call.
 
 export type Confidence = 'high' | 'medium' | 'low';
-export type OfferingType = 'ipo' | 'follow_on' | 'shelf' | 'atm' | 'resale' | 'deregistration' | 'other';
+/**
+ * `registered_direct`: a sale off an effective registration that a placement agent arranges with
+ * investors it names ("We are offering directly to …", "… a securities purchase agreement with each
+ * investor"); `follow_on` is any other priced or best-efforts sale off one.
+ */
+export type OfferingType = 'ipo' | 'follow_on' | 'registered_direct' | 'shelf' | 'atm' | 'resale' | 'deregistration' | 'other';
 
 export interface OfferingClassification {
   offeringType: OfferingType;
@@ -16,6 +21,8 @@ interface CoverSignals {
   isShelf: boolean;
   isListed: boolean;
   hasPrice: boolean;
+  /** the cover names a placement agent (best efforts; it buys nothing) */
+  hasPlacementAgent?: boolean;
 }
 
 const sentenceAround = (text: string, pattern: RegExp): string | null => {
@@ -29,9 +36,12 @@ const sentenceAround = (text: string, pattern: RegExp): string | null => {
   return sentence.length > 400 ? `${sentence.slice(0, 400).replace(/\s\S*$/, '')} …` : sentence;
 };
 
+/** A placement agent's sale to investors it arranged: the cover says so, or names the purchase agreement. */
+export const registeredDirect = /\bregistered direct\b|\boffering directly to\b|\bsecurities purchase agreement\b/i;
+
 const registrationForm = /^(S-1|S-3|F-1|F-3|S-11)(\/A)?$/i;
 
-export function classifyOffering({ formType, cover, isShelf, isListed, hasPrice }: CoverSignals): OfferingClassification {
+export function classifyOffering({ formType, cover, isShelf, isListed, hasPrice, hasPlacementAgent = false }: CoverSignals): OfferingClassification {
   const noMarketYet = /\bthere has been no public market\b|\bno (?:established )?public market (?:currently )?exists\b/i.test(cover);
   const rules: { type: OfferingType; pattern: RegExp; confidence: Confidence; when?: boolean }[] = [
     { type: 'deregistration', pattern: /\bderegist(?:er|ration)\b[^.]*\b(?:unsold|securities)\b/i, confidence: 'high', when: /^POS AM|^S-\d+POS|^POS/i.test(formType) },
@@ -43,6 +53,8 @@ export function classifyOffering({ formType, cover, isShelf, isListed, hasPrice 
     // "since our initial public offering in 2021" on a later prospectus is not one
     { type: 'ipo', pattern: /\bthis is (?:an|our) initial public offering\b|\bin (?:this|our) initial public offering\b/i, confidence: noMarketYet ? 'high' : 'medium' },
     { type: 'ipo', pattern: /\bthere has been no public market\b|\bno (?:established )?public market (?:currently )?exists\b/i, confidence: 'medium' },
+    // the same wording the dilution terms read (dilutionTerms.ts), so the offering and its terms name one type
+    { type: 'registered_direct', pattern: registeredDirect, confidence: 'high', when: hasPlacementAgent },
     { type: 'follow_on', pattern: /\bwe are (?:offering|selling)\b/i, confidence: isListed ? 'high' : 'medium' },
     { type: 'shelf', pattern: /\bwe may,? from time to time,? offer\b/i, confidence: 'high', when: isShelf && registrationForm.test(formType) },
     { type: 'shelf', pattern: /\bfrom time to time\b/i, confidence: 'high', when: isShelf && registrationForm.test(formType) },
