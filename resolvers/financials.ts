@@ -28,12 +28,34 @@ export interface FactFilters {
   /** on the fact's period end, inclusive (YYYY-MM-DD) */
   periodFrom?: string | null;
   periodTo?: string | null;
+  /** the period's first day, exactly */
+  periodStart?: string | null;
+  /** how long the period runs: a point in time, or about 3, 6, 9 or 12 months */
+  duration?: FactDuration | null;
   /** the fiscal year and period of the filing that reported the fact */
   fy?: number | null;
   fp?: string | null;
   limit: number;
   /** facts already served, from the previous page's cursor */
   offset: number;
+}
+
+export const factDurations = ['instant', '3m', '6m', '9m', '12m'] as const;
+export type FactDuration = (typeof factDurations)[number];
+
+/**
+ * The days a period of each length may run: fiscal quarters are 13 weeks or three calendar months
+ * (89 to 98 days with 52/53-week years), and their sums. A 3-month and a 9-month fact ending on the
+ * same day fall in different bands.
+ */
+const durationDays: Record<Exclude<FactDuration, 'instant'>, [number, number]> = { '3m': [80, 100], '6m': [170, 195], '9m': [260, 285], '12m': [350, 380] };
+
+function hasDuration(fact: Fact, duration: FactDuration): boolean {
+  if (duration === 'instant') return fact.isInstant;
+  if (fact.isInstant || !fact.periodStart) return false;
+  const days = Math.round((fact.periodEnd.getTime() - fact.periodStart.getTime()) / 86_400_000) + 1;
+  const [min, max] = durationDays[duration];
+  return days >= min && days <= max;
 }
 
 const newestFirst: Prisma.FactOrderByWithRelationInput[] = [{ periodEnd: 'desc' }, { filedAt: 'desc' }, { accessionNumber: 'desc' }, { id: 'desc' }];
@@ -56,6 +78,8 @@ export async function factSeries(reader: DataReader, cik: string, filters: FactF
     ...(filters.unit ? { unit: filters.unit } : {}),
     ...(filters.fy ? { fy: filters.fy } : {}),
     ...(filters.fp ? { fp: filters.fp } : {}),
+    ...(filters.periodStart ? { periodStart: new Date(filters.periodStart) } : {}),
+    ...(filters.duration === 'instant' ? { isInstant: true } : filters.duration ? { isInstant: false } : {}),
     ...(filters.periodFrom || filters.periodTo
       ? { periodEnd: { ...(filters.periodFrom ? { gte: new Date(filters.periodFrom) } : {}), ...(filters.periodTo ? { lte: new Date(filters.periodTo) } : {}) } }
       : {}),
@@ -63,10 +87,13 @@ export async function factSeries(reader: DataReader, cik: string, filters: FactF
   const [first] = resolution.tags;
   const label = cache.data.memo(`label:${first!.taxonomy}:${first!.tag}`, async () => (await prisma.concept.findUnique({ where: { taxonomy_tag: { taxonomy: first!.taxonomy, tag: first!.tag } }, select: { label: true } }))?.label ?? null);
   let page: Fact[];
-  if (resolution.tags.length === 1) {
+  // A period's length is not a column: a series filtered by it is read whole (one company's tag) and paged here.
+  const byLength = filters.duration && filters.duration !== 'instant' ? filters.duration : null;
+  if (resolution.tags.length === 1 && !byLength) {
     page = await prisma.fact.findMany({ where: where(resolution.tags), orderBy: newestFirst, skip: filters.offset, take: filters.limit + 1 });
   } else {
-    const all = await prisma.fact.findMany({ where: where(resolution.tags), orderBy: newestFirst });
+    let all = await prisma.fact.findMany({ where: where(resolution.tags), orderBy: newestFirst });
+    if (byLength) all = all.filter((fact) => hasDuration(fact, byLength));
     page = stitchByPeriod(all, resolution.tags).slice(filters.offset, filters.offset + filters.limit + 1);
   }
   return { resolution, facts: page.slice(0, filters.limit), hasMore: page.length > filters.limit, label: await label, coverage };

@@ -24,6 +24,8 @@ interface NcenRecord {
 
 export interface Fund extends Cited {
   id: string;
+  /** the form that describes the series: its registrant's N-CEN, else its own latest N-PORT */
+  source: 'N-CEN' | 'N-PORT';
   seriesId: string | null;
   name: string | null;
   lei: string | null;
@@ -34,8 +36,9 @@ export interface Fund extends Cited {
   classificationType: string | null;
   familyName: string | null;
   fundTypes: string[];
-  isEtf: boolean;
-  isIndexFund: boolean;
+  /** null where only an N-PORT describes the series: it does not say */
+  isEtf: boolean | null;
+  isIndexFund: boolean | null;
   isNonDiversified: boolean | null;
   classes: NcenSeries['classes'];
   monthlyAverageNetAssets: number | null;
@@ -68,6 +71,7 @@ function fundOf(r: NcenRecord, s: NcenSeries, index: number, cited: Cited): Fund
   const d = r.data;
   return {
     id: s.seriesId ?? `${r.id}#${index + 1}`,
+    source: 'N-CEN',
     ...cited,
     seriesId: s.seriesId,
     name: s.name,
@@ -103,6 +107,63 @@ function fundOf(r: NcenRecord, s: NcenSeries, index: number, cited: Cited): Fund
   };
 }
 
+interface PortfolioSeriesRow {
+  id: string;
+  accessionNumber: string | null;
+  formType: string;
+  cik: string | null;
+  filedAt: Date | null;
+  periodOfReport: Date | null;
+  registrant: NportData['registrant'] | null;
+  series: NportData['series'] | null;
+  classIds: string[] | null;
+  reportPeriodEnd: string | null;
+}
+
+/**
+ * The series that file N-PORT, each from its latest report (its genInfo, not its holdings): a
+ * registrant whose N-CEN is not held is still known by the series its portfolios name.
+ */
+async function portfolioSeries(reader: DataReader, ciks: string[] | null): Promise<PortfolioSeriesRow[]> {
+  return reader.prisma.$queryRaw<PortfolioSeriesRow[]>`
+    SELECT DISTINCT ON (coalesce("data"->'series'->>'seriesId', "id"))
+      "id", "accessionNumber", "formType", "cik", "filedAt", "periodOfReport",
+      "data"->'registrant' AS "registrant", "data"->'series' AS "series", "data"->'classIds' AS "classIds", "data"->>'reportPeriodEnd' AS "reportPeriodEnd"
+    FROM "FormRecord"
+    WHERE "family" = 'NPORT' AND NOT "isSample"${ciks ? Prisma.sql` AND "cik" = ANY(${ciks}::text[])` : Prisma.empty}
+    ORDER BY coalesce("data"->'series'->>'seriesId', "id"), "orderedAt" DESC, "id" DESC`;
+}
+
+function portfolioFundOf(r: PortfolioSeriesRow, cited: Cited): Fund {
+  return {
+    id: r.series?.seriesId ?? r.id,
+    source: 'N-PORT',
+    ...cited,
+    seriesId: r.series?.seriesId ?? null,
+    name: r.series?.name ?? null,
+    lei: r.series?.lei ?? null,
+    registrantCik: r.registrant?.cik ?? r.cik,
+    registrantName: r.registrant?.name ?? null,
+    registrantLei: r.registrant?.lei ?? null,
+    investmentCompanyFileNumber: r.registrant?.fileNumber ?? null,
+    classificationType: null,
+    familyName: null,
+    fundTypes: [],
+    isEtf: null,
+    isIndexFund: null,
+    isNonDiversified: null,
+    classes: (r.classIds ?? []).map((classId) => ({ classId, name: null, ticker: null })),
+    monthlyAverageNetAssets: null,
+    auditors: [],
+    serviceProviders: null,
+    etf: null,
+    formType: r.formType,
+    filedAt: isoDay(r.filedAt),
+    reportPeriodEnd: r.reportPeriodEnd ?? isoDay(r.periodOfReport),
+    sourceSection: 'genInfo (Part A): registrant, series name, id and LEI, class ids; the series\'s N-CEN is not held',
+  };
+}
+
 export async function funds(
   reader: DataReader,
   args: { cik?: string | null; ticker?: string | null; seriesId?: string | null; q?: string | null; first?: number | null; after?: string | null },
@@ -112,7 +173,11 @@ export async function funds(
   let ciks: string[] | null = args.cik ? await companyCiks(reader, { cik: args.cik }) : null;
   const census = await latestCensus(reader, ciks);
   const cited = await citeRecords(reader, census);
-  let rows = census.flatMap((r, ri) => r.data.series.map((s, si) => ({ fund: fundOf(r, s, si, cited[ri]!), series: s })));
+  let rows: { fund: Fund; series: Pick<NcenSeries, 'seriesId' | 'classes' | 'etf'> }[] = census.flatMap((r, ri) => r.data.series.map((s, si) => ({ fund: fundOf(r, s, si, cited[ri]!), series: s })));
+  const described = new Set(rows.map(({ fund }) => fund.seriesId).filter(Boolean));
+  const portfolios = (await portfolioSeries(reader, ciks)).filter((p) => !p.series?.seriesId || !described.has(p.series.seriesId));
+  const portfolioCited = await citeRecords(reader, portfolios);
+  rows = rows.concat(portfolios.map((p, i) => { const fund = portfolioFundOf(p, portfolioCited[i]!); return { fund, series: { seriesId: fund.seriesId, classes: fund.classes, etf: null } }; }));
   if (classTicker) {
     const byClass = rows.filter(({ series }) => series.classes.some((c) => c.ticker?.toUpperCase() === classTicker) || series.etf?.exchanges.some((e) => e.ticker?.toUpperCase() === classTicker));
     if (byClass.length) rows = byClass;

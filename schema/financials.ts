@@ -162,6 +162,11 @@ const FactSeries = builder.objectRef<Awaited<ReturnType<typeof factSeries>> & { 
   }),
 });
 
+const FactDuration = builder.enumType('FactDuration', {
+  description: 'How long a fact\'s period runs: `instant` (a balance at a point in time), or a duration of about 3, 6, 9 or 12 months (80–100, 170–195, 260–285 and 350–380 days, first and last day counted)',
+  values: { instant: { value: 'instant' }, three_months: { value: '3m' }, six_months: { value: '6m' }, nine_months: { value: '9m' }, twelve_months: { value: '12m' } } as const,
+});
+
 builder.queryFields((t) => ({
   facts: t.field({
     type: FactSeries,
@@ -174,6 +179,8 @@ builder.queryFields((t) => ({
       unit: t.arg.string(),
       periodFrom: t.arg({ type: 'Date', description: 'Period end on or after' }),
       periodTo: t.arg({ type: 'Date', description: 'Period end on or before' }),
+      periodStart: t.arg({ type: 'Date', description: 'Period start on exactly this day' }),
+      duration: t.arg({ type: FactDuration, description: 'How long the period runs' }),
       fy: t.arg.int({ description: 'Fiscal year of the reporting filing' }),
       fp: t.arg.string({ description: 'Fiscal period of the reporting filing: FY, Q1, Q2, Q3, Q4' }),
       limit: t.arg.int({ defaultValue: 25 }),
@@ -184,7 +191,7 @@ builder.queryFields((t) => ({
       const cik = await requireCik(ctx, args);
       const limit = Math.min(Math.max(args.limit ?? 25, 1), maxPageSize);
       const offset = factsOffset(args.after);
-      const filters = { tag: args.tag, form: args.form, unit: args.unit, periodFrom: args.periodFrom, periodTo: args.periodTo, fy: args.fy, fp: args.fp, limit, offset };
+      const filters = { tag: args.tag, form: args.form, unit: args.unit, periodFrom: args.periodFrom, periodTo: args.periodTo, periodStart: args.periodStart, duration: args.duration, fy: args.fy, fp: args.fp, limit, offset };
       return { ...(await factSeries(ctx, cik, filters)), cik, offset };
     },
   }),

@@ -3,8 +3,17 @@ import { requireDataAccess } from '../resolvers/access.ts';
 import { assertAccess } from '../resolvers/access.ts';
 import { citationKey, documentCitations } from '../derived/citations.ts';
 import { builder } from './builder.ts';
+import { noAccessionReason } from '../resolvers/ownership.ts';
 import { cikOf, tickerOf } from '../resolvers/entities.ts';
 import { companyFilter, maxPageSize, onlyRecords } from './edgar.ts';
+
+/** Why a record has no citation URL: every served record has one or the other. */
+function citationNullReason(record: { accessionNumber: string | null; cik: string | null; isSample: boolean }): string | null {
+  if (record.accessionNumber && record.cik) return null;
+  return record.isSample ? sampleDocumentReason : noAccessionReason;
+}
+
+const sampleDocumentReason = 'One of the SEC\'s published specification samples (fictitious data, never filed), so there is no filing to cite.';
 
 builder.prismaObject('FormRecord', {
   description: 'A structured form (Form D, 144, C, 13F, 3/4/5, 13D/G, N-CEN, N-PORT, N-PX, offering cover page) as parsed from its document.',
@@ -26,6 +35,7 @@ builder.prismaObject('FormRecord', {
       load: (keys: string[], ctx) => documentCitations(ctx, keys),
       resolve: (f) => (f.accessionNumber && f.cik ? citationKey(f.cik, f.accessionNumber) : null),
     }),
+    citationNullReason: t.string({ nullable: true, description: 'Why citationUrl is null; null when there is one', resolve: (f) => citationNullReason(f) }),
     entity: t.relation('entity', { nullable: true }),
   }),
 });
@@ -42,6 +52,14 @@ builder.prismaObject('FilingEvent', {
     fromIndexOnly: t.exposeBoolean('fromIndexOnly', { description: 'True when only the filing index tells of the event (its document was not ingested): data then holds no content' }),
     confidence: t.exposeString('confidence', { nullable: true }),
     data: t.expose('data', { type: 'JSON' }),
+    citationUrl: t.loadable({
+      type: 'String',
+      nullable: true,
+      description: 'The filing\'s primary document where its index is held, else its index page; null when the document as ingested states no accession number',
+      load: (keys: string[], ctx) => documentCitations(ctx, keys),
+      resolve: (e) => (e.accessionNumber && e.cik ? citationKey(e.cik, e.accessionNumber) : null),
+    }),
+    citationNullReason: t.string({ nullable: true, description: 'Why citationUrl is null; null when there is one', resolve: (e) => citationNullReason({ ...e, isSample: false }) }),
     entity: t.relation('entity', { nullable: true }),
     filing: t.relation('filing', { nullable: true }),
   }),

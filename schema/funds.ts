@@ -5,10 +5,11 @@ import { builder } from './builder.ts';
 import { cited } from './ownership.ts';
 
 const FundRef = builder.objectRef<Fund>('Fund').implement({
-  description: 'A registered fund series as its registrant\'s latest Form N-CEN describes it.',
+  description: 'A registered fund series as its registrant\'s latest Form N-CEN describes it, or, where no N-CEN of it is held, as its latest N-PORT does.',
   fields: (t) => ({
     ...cited(t),
     id: t.exposeString('id'),
+    source: t.exposeString('source', { description: 'The form that describes the series: N-CEN (its registrant\'s latest), else N-PORT (its own latest portfolio report)' }),
     seriesId: t.exposeString('seriesId', { nullable: true }),
     name: t.exposeString('name', { nullable: true }),
     lei: t.exposeString('lei', { nullable: true }),
@@ -19,13 +20,13 @@ const FundRef = builder.objectRef<Fund>('Fund').implement({
     classificationType: t.exposeString('classificationType', { nullable: true }),
     familyName: t.exposeString('familyName', { nullable: true }),
     fundTypes: t.exposeStringList('fundTypes'),
-    isEtf: t.exposeBoolean('isEtf'),
-    isIndexFund: t.exposeBoolean('isIndexFund'),
+    isEtf: t.exposeBoolean('isEtf', { nullable: true, description: 'Null where only an N-PORT describes the series (it does not say)' }),
+    isIndexFund: t.exposeBoolean('isIndexFund', { nullable: true, description: 'Null where only an N-PORT describes the series' }),
     isNonDiversified: t.exposeBoolean('isNonDiversified', { nullable: true }),
     classes: t.expose('classes', { type: 'JSON' }),
     monthlyAverageNetAssets: t.exposeFloat('monthlyAverageNetAssets', { nullable: true }),
     auditors: t.expose('auditors', { type: 'JSON' }),
-    serviceProviders: t.expose('serviceProviders', { type: 'JSON' }),
+    serviceProviders: t.expose('serviceProviders', { type: 'JSON', nullable: true }),
     etf: t.expose('etf', { type: 'JSON', nullable: true }),
     formType: t.exposeString('formType'),
     filedAt: t.exposeString('filedAt', { nullable: true }),

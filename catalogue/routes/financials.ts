@@ -3,6 +3,10 @@ import { z } from 'zod';
 import { FactsDocument, SegmentsDocument, StatementsDocument, type LineFieldsFragment } from '../operations/generated.ts';
 import { cikParam, coverage, coverageSchema, dateParam, tickerParam, type View } from '../dataParams.ts';
 import { operationRoute, pageParams, viewParam } from '../route.ts';
+import { factDurations, type FactDuration } from '../../resolvers/financials.ts';
+
+/** The graph names a duration in words (an enum value cannot start with a digit). */
+const graphDuration = { instant: 'instant', '3m': 'three_months', '6m': 'six_months', '9m': 'nine_months', '12m': 'twelve_months' } as const satisfies Record<FactDuration, string>;
 
 const source = z.object({
   taxonomy: z.string(),
@@ -75,6 +79,8 @@ export const financialRoutes = [
         unit: z.string().min(1).max(40).optional().describe('e.g. USD, shares, USD/shares'),
         period_from: dateParam('Period end on or after'),
         period_to: dateParam('Period end on or before'),
+        period_start: dateParam('Period start on exactly this day'),
+        duration: z.enum(factDurations).optional().describe('How long the period runs: `instant` (a balance at a point in time), `3m`, `6m`, `9m` or `12m` (80–100, 170–195, 260–285, 350–380 days, first and last day counted); tells apart a quarter and nine months ending the same day'),
         fy: z.coerce.number().int().min(1990).max(2100).optional().describe('Fiscal year of the filing that reported the fact'),
         fp: z.enum(['FY', 'Q1', 'Q2', 'Q3', 'Q4']).optional().describe('Fiscal period of the filing that reported the fact'),
         limit: z.coerce.number().int().min(1).max(100).default(25).describe('How many facts, 1 to 100 (default 25)'),
@@ -109,6 +115,8 @@ export const financialRoutes = [
       unit: query.unit ?? null,
       periodFrom: query.period_from ?? null,
       periodTo: query.period_to ?? null,
+      periodStart: query.period_start ?? null,
+      duration: query.duration ? graphDuration[query.duration] : null,
       fy: query.fy ?? null,
       fp: query.fp ?? null,
       limit: query.limit,
@@ -126,7 +134,7 @@ export const financialRoutes = [
     label: s.label,
     facts: s.facts.map((f) =>
       query.view === 'compact'
-        ? { tag: f.tag, value: f.value, unit: f.unit, periodEnd: f.periodEnd, accessionNumber: f.accessionNumber, citationUrl: f.citationUrl }
+        ? { tag: f.tag, value: f.value, unit: f.unit, periodStart: f.periodStart, periodEnd: f.periodEnd, accessionNumber: f.accessionNumber, citationUrl: f.citationUrl }
         : query.view === 'agent'
           ? { tag: f.tag, value: f.value, unit: f.unit, periodStart: f.periodStart, periodEnd: f.periodEnd, fp: f.fp, form: f.form, accessionNumber: f.accessionNumber, filedAt: f.filedAt, citationUrl: f.citationUrl }
           : f,

@@ -27,6 +27,7 @@ const formItem = z
     periodOfReport: z.string().nullable(),
     isSample: z.boolean(),
     citationUrl: z.string().nullable(),
+    citationNullReason: z.string().nullable().describe('Why `citationUrl` is null (a document ingested without its accession number, or an SEC specification sample); null when there is a citation'),
     parties: z.unknown(),
     data: z.unknown().describe('The form as filed (fields per family)'),
   })
@@ -35,7 +36,7 @@ const formItem = z
 
 function toForm(object: string, f: FormFieldsFragment, view: View) {
   const { entity, family: _family, ...rest } = f;
-  return inView(view, { object, ...rest, companyName: entity?.name ?? null }, { always: ['object', 'id', 'formType', 'accessionNumber', 'filedAt', 'citationUrl'], compact: ['companyName', 'cik'], agent: ['companyName', 'data'] });
+  return inView(view, { object, ...rest, companyName: entity?.name ?? null }, { always: ['object', 'id', 'formType', 'accessionNumber', 'filedAt', 'citationUrl', 'citationNullReason'], compact: ['companyName', 'cik'], agent: ['companyName', 'data'] });
 }
 
 const formListRoutes: Route[] = formFamilies.map(({ slug, family, object, title, note }) =>
@@ -127,6 +128,7 @@ const eventItem = z
     fromIndexOnly: z.boolean().describe('True when only EDGAR\'s index tells of the event: its document was not ingested, so there is no content'),
     confidence: z.string().nullable(),
     citationUrl: z.string().nullable(),
+    citationNullReason: z.string().nullable().describe('Why `citationUrl` is null (a document ingested without its accession number, or an SEC specification sample); null when there is a citation'),
     data: z.unknown(),
   })
   .partial()
@@ -172,8 +174,8 @@ const eventRoutes: Route[] = eventFamilies.map(({ slug, type, object, title, not
       const { entity, filing, type: _type, ...rest } = e;
       return inView(
         query.view,
-        { object, ...rest, companyName: entity?.name ?? null, form: filing?.form ?? null, citationUrl: filing?.citationUrl ?? null },
-        { always: ['object', 'accessionNumber', 'filedAt', 'citationUrl'], compact: ['companyName', 'item', 'eventDate', 'fromIndexOnly'], agent: ['companyName', 'item', 'eventDate', 'fromIndexOnly', 'confidence', 'data'] },
+        { object, ...rest, companyName: entity?.name ?? null, form: filing?.form ?? null },
+        { always: ['object', 'accessionNumber', 'filedAt', 'citationUrl', 'citationNullReason'], compact: ['companyName', 'item', 'eventDate', 'fromIndexOnly'], agent: ['companyName', 'item', 'eventDate', 'fromIndexOnly', 'confidence', 'data'] },
       );
     }),
     hasMore: events.pageInfo.hasNextPage,

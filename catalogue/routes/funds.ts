@@ -27,7 +27,8 @@ const fund = z
     object: z.literal('fund'),
     id: z.string().describe('The series id, or `<filing id>#<n>` for a series N-CEN gives none'),
     ...provenance,
-    sourceSection: z.string().describe('Where in the N-CEN: Part C (the series) and Part B (the registrant)'),
+    source: z.enum(['N-CEN', 'N-PORT']).describe('The form that describes the series: its registrant\'s latest N-CEN, else (no N-CEN of it held) its own latest N-PORT, which says less: fund types, service providers and ETF facts are then empty or null'),
+    sourceSection: z.string().describe('Where in the form: N-CEN Part C (the series) and Part B (the registrant), or N-PORT genInfo'),
     seriesId: z.string().nullable().describe('EDGAR series id, S followed by 9 digits'),
     name: z.string().nullable().describe('The fund (series) name'),
     lei: z.string().nullable().describe('The series\' Legal Entity Identifier'),
@@ -38,8 +39,8 @@ const fund = z
     classificationType: z.string().nullable().describe('N-1A (open-end), N-2 (closed-end), N-3, N-4, N-5, N-6 or S-6 (UIT)'),
     familyName: z.string().nullable().describe('The family of investment companies'),
     fundTypes: z.array(z.string()).describe('Item C.3 types as filed: Exchange-Traded Fund, Index Fund, Money Market Fund, …'),
-    isEtf: z.boolean(),
-    isIndexFund: z.boolean(),
+    isEtf: z.boolean().nullable(),
+    isIndexFund: z.boolean().nullable(),
     isNonDiversified: z.boolean().nullable(),
     classes: z.array(z.object({ classId: z.string().nullable(), name: z.string().nullable(), ticker: z.string().nullable() })).describe('Share classes with their tickers'),
     monthlyAverageNetAssets: z.number().nullable().describe('Average net assets over the reporting period, in dollars'),
@@ -55,7 +56,8 @@ const fund = z
         securitiesLendingAgents: z.array(serviceProvider),
         principalUnderwriters: z.array(serviceProvider).describe('The registrant\'s principal underwriters (Item B.16)'),
       })
-      .describe('Who serves the fund, per N-CEN Part C (advisers C.9, transfer agents C.10, custodians C.12, administrators C.14, …); a role the filer answered N/A is an empty list'),
+      .nullable()
+      .describe('Who serves the fund, per N-CEN Part C (advisers C.9, transfer agents C.10, custodians C.12, administrators C.14, …); a role the filer answered N/A is an empty list; null where only an N-PORT describes the series'),
     etf: z
       .object({ exchanges: z.array(z.object({ exchange: z.string().nullable(), ticker: z.string().nullable() })), creationUnitShares: z.number().nullable(), isInKind: z.boolean().nullable(), authorizedParticipantsCount: z.number().int() })
       .nullable()
@@ -95,13 +97,13 @@ const fundsRoute = operationRoute({
   data: page.nodes.map((f) =>
     inView(
       query.view,
-      { object: 'fund' as const, ...f, classes: f.classes as { classId: string | null; name: string | null; ticker: string | null }[], auditors: f.auditors as never, serviceProviders: f.serviceProviders as never, etf: f.etf as never },
-      { always: ['object', 'id', 'accessionNumber', 'citationUrl', 'citationNullReason', 'sourceSection', 'seriesId', 'name'], compact: ['registrantName', 'isEtf'], agent: ['registrantCik', 'registrantName', 'fundTypes', 'classes', 'auditors', 'serviceProviders', 'reportPeriodEnd'] },
+      { object: 'fund' as const, ...f, source: f.source as 'N-CEN' | 'N-PORT', classes: f.classes as { classId: string | null; name: string | null; ticker: string | null }[], auditors: f.auditors as never, serviceProviders: f.serviceProviders as never, etf: f.etf as never },
+      { always: ['object', 'id', 'source', 'accessionNumber', 'citationUrl', 'citationNullReason', 'sourceSection', 'seriesId', 'name'], compact: ['registrantName', 'isEtf'], agent: ['registrantCik', 'registrantName', 'fundTypes', 'classes', 'auditors', 'serviceProviders', 'reportPeriodEnd'] },
     ),
   ),
   hasMore: page.hasMore,
   nextCursor: page.nextCursor,
-  coverage: coverage(`Fund series of the N-CEN reports ingested${query.cik ? ` for CIK ${query.cik}` : ''}${query.ticker ? ` for ticker ${query.ticker}` : ''}${query.q ? ` matching "${query.q}"` : ''}`),
+  coverage: coverage(`Fund series of the N-CEN and N-PORT reports ingested${query.cik ? ` for CIK ${query.cik}` : ''}${query.ticker ? ` for ticker ${query.ticker}` : ''}${query.q ? ` matching "${query.q}"` : ''}`),
   ...meta,
 }));
 

@@ -52,6 +52,17 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
     expect(graphql.body.data.facts.facts).toEqual(answer.body.facts.map((f: { value: string; periodEnd: string; accessionNumber: string }) => ({ value: f.value, periodEnd: f.periodEnd, accessionNumber: f.accessionNumber })));
   });
 
+  it('tells a quarter from nine months ending the same day: Apple\'s revenue to 2024-06-29 by duration and period start', async () => {
+    const series = async (query: string) => ((await get(`/v1/facts?ticker=AAPL&tag=revenue&form=10-Q&period_from=2024-06-29&period_to=2024-06-29&${query}`)).body.facts as { periodStart: string; value: string }[]).map((f) => [f.periodStart, f.value]);
+    expect(new Set((await series('duration=3m')).map(String))).toEqual(new Set([['2024-03-31', '85777000000'].join()]));
+    expect(new Set((await series('duration=9m')).map(String))).toEqual(new Set([['2023-10-01', '296105000000'].join()]));
+    expect(await series('duration=instant')).toEqual([]);
+    expect(new Set((await series('period_start=2024-03-31')).map(String))).toEqual(new Set([['2024-03-31', '85777000000'].join()]));
+    const graphql = await call(t, 'POST', '/graphql', { key, body: { query: '{ facts(ticker: "AAPL", tag: "revenue", form: "10-Q", periodFrom: "2024-06-29", periodTo: "2024-06-29", duration: nine_months) { facts { periodStart value } } }' } });
+    expect(graphql.body.data.facts.facts[0]).toEqual({ periodStart: '2023-10-01', value: '296105000000' });
+    expect((await get('/v1/facts?ticker=AAPL&tag=revenue&duration=5m')).status).toBe(400);
+  });
+
   describe('facts are what was filed, under the tag asked for', () => {
     it('an explicit tag the issuer reports is answered with that tag, never another', async () => {
       const domestic = await get('/v1/facts?cik=1640147&tag=us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxesDomestic&form=10-K&limit=100');
@@ -140,6 +151,20 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
       const answer = await get('/v1/events/voting-results?cik=1084869');
       const proposal = answer.body.data.flatMap((e: { data: { proposals: { number: number }[] } }) => e.data.proposals).find((p: { number: number }) => p.number === 4);
       expect(proposal).toMatchObject({ proposalType: 'say_on_frequency', outcome: 'three_years', abstain: 165134, frequency: { oneYear: 13768995, twoYears: 38167, threeYears: 275268419, selected: 3 } });
+    });
+
+    it('a record without a citation says why: the 8-K held without its accession number, the Form 144 document', async () => {
+      const [vote] = (await get('/v1/events/voting-results?cik=1084869&view=compact')).body.data;
+      expect(vote).toMatchObject({ accessionNumber: null, citationUrl: null, citationNullReason: expect.stringContaining('no accession number') });
+      const notices = (await get('/v1/forms/144?limit=100')).body.data as { accessionNumber: string | null; citationUrl: string | null; citationNullReason: string | null }[];
+      expect(notices.length).toBeGreaterThan(0);
+      for (const notice of notices) {
+        if (notice.citationUrl) expect(notice.citationNullReason).toBeNull();
+        else expect(notice.citationNullReason).toMatch(/no accession number|specification sample/);
+      }
+      // an event whose filing is known cites it, whether or not its index was ingested
+      const ipo = (await get('/v1/events/ipo?limit=100')).body.data.find((e: { accessionNumber: string }) => e.accessionNumber === '0001104659-24-132924');
+      expect(ipo).toMatchObject({ citationNullReason: null, citationUrl: expect.stringContaining('/Archives/edgar/data/') });
     });
 
     it('a 13F document and the submission that contains it are one filing: MetLife counts once', async () => {

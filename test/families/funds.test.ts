@@ -95,7 +95,9 @@ describe.runIf(hasCorpus)('funds: N-CEN series and N-PORT portfolios', { timeout
     } while (cursor);
     const etfs = await corpusFile('forms/ncen/N-CEN_0001410368-26-010918_AB-Active-ETFs.txt');
     const cap = await corpusFile('forms/ncen/N-CEN_0001410368-26-010921_AB-Cap-Fund.txt');
-    expect(seen).toHaveLength(textsOf(etfs, 'mgmtInvSeriesId').length + textsOf(cap, 'mgmtInvSeriesId').length);
+    // the N-CENs' series, and the two series only an N-PORT names (Dupree's and Advanced Series Trust's)
+    expect(seen).toHaveLength(textsOf(etfs, 'mgmtInvSeriesId').length + textsOf(cap, 'mgmtInvSeriesId').length + 2);
+    expect(seen).toEqual(expect.arrayContaining(['S000012000', 'S000030880']));
     expect(new Set(seen).size).toBe(seen.length);
   });
 
@@ -141,6 +143,29 @@ describe.runIf(hasCorpus)('funds: N-CEN series and N-PORT portfolios', { timeout
     expect(answer.body.fund.citationNullReason).toMatch(/no accession number/);
     expect(answer.body.fund.filedAtNullReason).toMatch(/no filing date/);
     expectCited(answer.body.data);
+  });
+
+  it('a series known only from its N-PORT is listed with what that report says, and nothing it does not', async () => {
+    const answer = await get('/v1/funds?cik=311101');
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual([
+      expect.objectContaining({
+        source: 'N-PORT',
+        seriesId: 'S000012000',
+        name: 'Kentucky Tax-Free Short-to-Medium Series',
+        registrantName: 'Dupree Mutual Funds',
+        investmentCompanyFileNumber: '811-02918',
+        classes: [{ classId: 'C000032728', name: null, ticker: null }],
+        isEtf: null,
+        fundTypes: [],
+        citationNullReason: expect.stringMatching(/no accession number/),
+      }),
+    ]);
+    // a series an N-CEN describes is listed once, from the N-CEN
+    const all = await get('/v1/funds?limit=100');
+    const ids = all.body.data.map((f: { id: string }) => f.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(all.body.data.filter((f: { source: string }) => f.source === 'N-CEN').length).toBeGreaterThan(0);
   });
 
   it('the query form names the fund by registrant; pages do not repeat', async () => {
