@@ -37,7 +37,7 @@ export const statementTags = [...new Set(lineItems.flatMap((item) => item.candid
  * concepts.ts, decimal.ts): bump it when what they build changes, and stored periods built by an
  * older version are rebuilt on the next read.
  */
-export const statementRulesVersion = 2;
+export const statementRulesVersion = 3;
 
 /**
  * Builds a company's statements (annual and quarterly, every period) and segment breakdowns from
@@ -48,10 +48,12 @@ export async function materializeFinancials(db: Db, cik: string) {
   // Statement lines read the consolidated facts of these tags; segments, their dimensional ones.
   const rows = await db.fact.findMany({ where: { cik, tag: { in: statementTags } } });
   const facts = rows.map(toFactRecord);
-  const bases = (['annual', 'quarterly'] as const).map((basis) => buildStatements(facts, { period: basis, limit: Number.MAX_SAFE_INTEGER }));
+  const bases = (['annual', 'quarterly'] as const).flatMap((basis) =>
+    (['latest', 'first'] as const).map((asReported) => buildStatements(facts, { period: basis, asReported, limit: Number.MAX_SAFE_INTEGER })),
+  );
   await db.statementPeriod.deleteMany({ where: { cik } });
   const periods = bases.flatMap((bundle) =>
-    bundle.periods.map((p) => ({ cik, basis: bundle.period, periodEnd: new Date(p.periodEnd), fiscalYear: p.fiscalYear, fiscalPeriod: p.fiscalPeriod, body: p as unknown as Prisma.InputJsonValue })),
+    bundle.periods.map((p) => ({ cik, basis: bundle.period, asReported: bundle.asReported, periodEnd: new Date(p.periodEnd), fiscalYear: p.fiscalYear, fiscalPeriod: p.fiscalPeriod, body: p as unknown as Prisma.InputJsonValue })),
   );
   if (periods.length) await db.statementPeriod.createMany({ data: periods, skipDuplicates: true });
 

@@ -37,8 +37,10 @@ export interface StatementLine {
   unit: string | null;
   /** the fact behind a reported value: the first filing that reported the current value */
   fact: FactSource | null;
-  /** the value as first filed, when a later filing changed it */
+  /** the value as first filed, when a later filing changed it (statements of latest values) */
   restatedFrom: FactSource | null;
+  /** the value a later filing changed it to (statements of values as first reported) */
+  restatedTo: FactSource | null;
   derived: boolean;
   /** for derived quarters: the arithmetic and the facts it used */
   derivation: { formula: string; terms: DerivationTerm[] } | null;
@@ -59,6 +61,7 @@ export interface StatementPeriod {
 
 export interface StatementBundle {
   period: 'annual' | 'quarterly';
+  asReported: AsReported;
   /** the taxonomy the company's statements use: us-gaap or ifrs-full */
   taxonomy: 'us-gaap' | 'ifrs-full' | null;
   /** the reporting currency: the currency of most of the statement facts */
@@ -67,9 +70,18 @@ export interface StatementBundle {
   periods: StatementPeriod[];
 }
 
+/**
+ * Which version of a restated value a statement shows: `latest`, the standing value (a later
+ * filing's restatement replaces what was first filed), or `first`, each value as first filed
+ * (what the market saw at the time; a restatement is then shown beside it, not in its place).
+ */
+export type AsReported = 'first' | 'latest';
+
 export interface StatementOptions {
   period: 'annual' | 'quarterly';
   limit: number;
+  /** default `latest` */
+  asReported?: AsReported;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -138,6 +150,8 @@ export interface Selected {
   original: FactRecord | null;
   /** the most recent filing that reported the value */
   latest: FactRecord;
+  /** as first reported: the value a later filing changed it to */
+  restatedTo: FactRecord | null;
 }
 
 /**
@@ -186,7 +200,18 @@ export function selectLatest(reports: readonly FactRecord[]): Selected {
   });
   // the first filing that reported the standing value (later ones that repeat it add nothing)
   const firstOfValue = sorted.findIndex((r, i) => i >= first && compareDecimals(r.value, current.value) === 0);
-  return { value: current.value, fact: sorted[firstOfValue >= 0 ? firstOfValue : first]!, original, latest: sorted[sorted.length - 1]! };
+  return { value: current.value, fact: sorted[firstOfValue >= 0 ? firstOfValue : first]!, original, latest: sorted[sorted.length - 1]!, restatedTo: null };
+}
+
+/**
+ * The same figure as first reported: the first filing's value, with the standing one beside it
+ * when a later filing restated it. Refinements that agree at precision are not restatements, so
+ * they leave the first value (or its finer report) standing as `selectLatest` does.
+ */
+export function selectFirst(reports: readonly FactRecord[]): Selected {
+  const latest = selectLatest(reports);
+  if (!latest.original) return latest;
+  return { value: latest.original.value, fact: latest.original, original: null, latest: latest.original, restatedTo: latest.fact };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -201,7 +226,10 @@ class FactIndex {
   /** tag -> facts, for finding periods and for "does the company report this at all" */
   readonly byTag = new Map<string, FactRecord[]>();
 
-  constructor(facts: readonly FactRecord[]) {
+  constructor(
+    facts: readonly FactRecord[],
+    private readonly select: (reports: readonly FactRecord[]) => Selected = selectLatest,
+  ) {
     for (const fact of facts) {
       const tagKey = `${fact.taxonomy}:${fact.tag}`;
       if (!mappedTags.has(tagKey)) continue;
@@ -221,7 +249,7 @@ class FactIndex {
 
   find(tagKey: string, unit: string, start: string | null, end: string): Selected | null {
     const reports = this.byKey.get(FactIndex.key(tagKey, unit, start, end));
-    return reports ? selectLatest(reports) : null;
+    return reports ? this.select(reports) : null;
   }
 
   /** 3-month facts ending on `end` (their start dates vary by a day or two across filers). */
@@ -230,7 +258,7 @@ class FactIndex {
     if (!reports) return null;
     // Two different starts for the same end would be two different quarters: take the commonest.
     const start = mostCommon(reports.map((fact) => fact.periodStart!));
-    return selectLatest(reports.filter((fact) => fact.periodStart === start));
+    return this.select(reports.filter((fact) => fact.periodStart === start));
   }
 }
 
@@ -389,7 +417,7 @@ class LineBuilder {
   }
 
   private empty(item: LineItem, unit: string | null, missing: MissingReason): StatementLine {
-    return { key: item.key, label: item.label, value: null, unit, fact: null, restatedFrom: null, derived: false, derivation: null, missing, note: null };
+    return { key: item.key, label: item.label, value: null, unit, fact: null, restatedFrom: null, restatedTo: null, derived: false, derivation: null, missing, note: null };
   }
 
   private reported(item: LineItem, unit: string, selected: Selected): StatementLine {
@@ -400,6 +428,7 @@ class LineBuilder {
       unit,
       fact: sourceOf(selected.fact),
       restatedFrom: selected.original ? sourceOf(selected.original) : null,
+      restatedTo: selected.restatedTo ? sourceOf(selected.restatedTo) : null,
       derived: false,
       derivation: null,
       missing: null,
@@ -491,6 +520,7 @@ class LineBuilder {
         unit,
         fact: null,
         restatedFrom: null,
+        restatedTo: null,
         derived: true,
         derivation: { formula: [total.term, ...subtracted.map(({ term }) => term)].join(' − '), terms },
         missing: null,
@@ -524,7 +554,7 @@ const statementKinds: StatementKind[] = ['income', 'balanceSheet', 'cashFlow'];
 
 /** Statements of ONE company, most recent period first, at most `limit` periods. */
 export function buildStatements(facts: readonly FactRecord[], options: StatementOptions): StatementBundle {
-  const index = new FactIndex(facts);
+  const index = new FactIndex(facts, options.asReported === 'first' ? selectFirst : selectLatest);
   const profile = companyProfile(index);
   const lines = new LineBuilder(index, profile);
   const statementFacts = [...index.byTag.values()].flat();
@@ -551,5 +581,5 @@ export function buildStatements(facts: readonly FactRecord[], options: Statement
     }
   }
   periods.sort((a, b) => b.periodEnd.localeCompare(a.periodEnd));
-  return { period: options.period, taxonomy: profile.taxonomy, currency: profile.currency, periods: periods.slice(0, Math.max(0, options.limit)) };
+  return { period: options.period, asReported: options.asReported ?? 'latest', taxonomy: profile.taxonomy, currency: profile.currency, periods: periods.slice(0, Math.max(0, options.limit)) };
 }

@@ -8,7 +8,7 @@ import { lineItems, resolveTag } from '../derived/concepts.ts';
 import { ApiError } from '../core/errors.ts';
 import { isoDay } from '../derived/citations.ts';
 import { buildSegments, segmentRounding, type AxisKind, type SegmentAxis, type SegmentPeriod, type SegmentReport } from '../derived/segments.ts';
-import type { StatementBundle, StatementPeriod } from '../derived/statements.ts';
+import type { AsReported, StatementBundle, StatementPeriod } from '../derived/statements.ts';
 import { materializeFinancials, statementRulesVersion, statementTags, toFactRecord } from '../derived/financials.ts';
 
 
@@ -142,14 +142,14 @@ function financialsProfile({ prisma, cache }: DataReader, cik: string) {
 }
 
 /** A company's statements: stored periods read, newest first, as many as asked. */
-export async function companyStatements(reader: DataReader, cik: string, period: 'annual' | 'quarterly', limit: number) {
+export async function companyStatements(reader: DataReader, cik: string, period: 'annual' | 'quarterly', limit: number, asReported: AsReported = 'latest') {
   const { prisma } = reader;
   const profile = await financialsProfile(reader, cik);
   const [rows, coverage] = await Promise.all([
-    prisma.statementPeriod.findMany({ where: { cik, basis: period }, orderBy: { periodEnd: 'desc' }, take: limit, select: { body: true } }),
+    prisma.statementPeriod.findMany({ where: { cik, basis: period, asReported }, orderBy: { periodEnd: 'desc' }, take: limit, select: { body: true } }),
     coverageOf(reader, cik),
   ]);
-  const bundle: StatementBundle = { period, taxonomy: profile.taxonomy as StatementBundle['taxonomy'], currency: profile.currency, periods: rows.map((r) => r.body as unknown as StatementPeriod) };
+  const bundle: StatementBundle = { period, asReported, taxonomy: profile.taxonomy as StatementBundle['taxonomy'], currency: profile.currency, periods: rows.map((r) => r.body as unknown as StatementPeriod) };
   return { ...bundle, coverage, emptyReason: bundle.periods.length ? null : await whyNoPeriods(prisma, cik, period, coverage.facts) };
 }
 

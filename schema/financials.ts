@@ -58,7 +58,8 @@ const Line = builder.objectRef<StatementLine & { cik: string }>('StatementLine')
     value: t.exposeString('value', { nullable: true }),
     unit: t.exposeString('unit', { nullable: true }),
     fact: t.field({ type: Source, nullable: true, resolve: (l) => withCik(l.cik, l.fact) }),
-    restatedFrom: t.field({ type: Source, nullable: true, description: 'The value as first filed, when a later filing changed it', resolve: (l) => withCik(l.cik, l.restatedFrom) }),
+    restatedFrom: t.field({ type: Source, nullable: true, description: 'Statements of latest values: the value as first filed, when a later filing changed it', resolve: (l) => withCik(l.cik, l.restatedFrom) }),
+    restatedTo: t.field({ type: Source, nullable: true, description: 'Statements as first reported: the value a later filing changed it to', resolve: (l) => withCik(l.cik, l.restatedTo ?? null) }),
     derived: t.exposeBoolean('derived', { description: 'True for a quarter computed from other reported values (Q4 = FY − Q1 − Q2 − Q3)' }),
     derivation: t.field({ type: 'JSON', nullable: true, resolve: (l) => l.derivation }),
     missing: t.exposeString('missing', { nullable: true, description: 'not_reported, not_covered or not_derivable; never a 0 in place of a value' }),
@@ -85,6 +86,7 @@ const Bundle = builder.objectRef<StatementBundle & { cik: string; coverage: { fa
   fields: (t) => ({
     cik: t.exposeString('cik'),
     period: t.exposeString('period', { description: 'annual or quarterly' }),
+    asReported: t.exposeString('asReported', { description: asReportedDescription }),
     taxonomy: t.exposeString('taxonomy', { nullable: true }),
     currency: t.exposeString('currency', { nullable: true }),
     periods: t.field({ type: [Period], resolve: (b) => b.periods.map((p) => ({ ...p, cik: b.cik })) }),
@@ -162,6 +164,11 @@ const FactSeries = builder.objectRef<Awaited<ReturnType<typeof factSeries>> & { 
   }),
 });
 
+const asReportedDescription =
+  'Which version of a restated value the statements show: `latest` (default; a later filing\'s restatement replaces the value first filed, which stays in `restatedFrom`) or `first` (each value as first filed, what was known then; a later restatement is in `restatedTo`). A refinement that agrees at the first value\'s precision (4,462,383,000 then 4,462,400,000) is not a restatement in either: the more precise figure stands.';
+
+const AsReportedEnum = builder.enumType('AsReported', { values: ['latest', 'first'] as const });
+
 const FactDuration = builder.enumType('FactDuration', {
   description: 'How long a fact\'s period runs: `instant` (a balance at a point in time), or a duration of about 3, 6, 9 or 12 months (80–100, 170–195, 260–285 and 350–380 days, first and last day counted)',
   values: { instant: { value: 'instant' }, three_months: { value: '3m' }, six_months: { value: '6m' }, nine_months: { value: '9m' }, twelve_months: { value: '12m' } } as const,
@@ -198,12 +205,18 @@ builder.queryFields((t) => ({
   statements: t.field({
     type: Bundle,
     description: 'Normalized income statement, balance sheet and cash flow.',
-    args: { ticker: t.arg.string(), cik: t.arg.string(), period: t.arg.string({ defaultValue: 'annual' }), limit: t.arg.int({ defaultValue: 4 }) },
+    args: {
+      ticker: t.arg.string(),
+      cik: t.arg.string(),
+      period: t.arg.string({ defaultValue: 'annual' }),
+      limit: t.arg.int({ defaultValue: 4 }),
+      asReported: t.arg({ type: AsReportedEnum, defaultValue: 'latest', description: asReportedDescription }),
+    },
     resolve: async (_root, args, ctx) => {
       requireDataAccess(ctx);
       const cik = await requireCik(ctx, args);
       const period = args.period === 'quarterly' ? 'quarterly' : 'annual';
-      return { ...(await companyStatements(ctx, cik, period, Math.min(Math.max(args.limit ?? 4, 1), 40))), cik };
+      return { ...(await companyStatements(ctx, cik, period, Math.min(Math.max(args.limit ?? 4, 1), 40), args.asReported ?? 'latest')), cik };
     },
   }),
   segments: t.field({

@@ -49,6 +49,16 @@ describe('statements from a small companyfacts file', () => {
     expect(netIncome.restatedFrom).toMatchObject({ value: '50', accessionNumber: '0000000001-23-000004', filedAt: '2023-11-02' });
   });
 
+  it('as first reported, serves the value first filed and points to the restatement', async () => {
+    const first = buildStatements(await load(), { period: 'annual', limit: 10, asReported: 'first' });
+    expect(first.asReported).toBe('first');
+    const netIncome = period(first, 2023, 'FY').income.netIncome;
+    expect(netIncome).toMatchObject({ value: '50', restatedFrom: null, fact: { accessionNumber: '0000000001-23-000004', filedAt: '2023-11-02' } });
+    expect(netIncome.restatedTo).toMatchObject({ value: '45', accessionNumber: '0000000001-24-000004', filedAt: '2024-11-01' });
+    // a value never restated is the same either way
+    expect(period(first, 2024, 'FY').income.revenue).toMatchObject({ value: '9007199254740993', restatedTo: null });
+  });
+
   it('derives Q4 as FY − 9M YTD exactly, beyond 2^53 and in decimals, and says so', async () => {
     const quarterly = buildStatements(await load(), { period: 'quarterly', limit: 20 });
     const q4 = period(quarterly, 2024, 'Q4');
@@ -219,6 +229,11 @@ describe.runIf(hasCorpus)('corpus: Apple companyfacts', () => {
     const eps2018 = period(annual, 2018, 'FY').income.epsBasic;
     expect(eps2018).toMatchObject({ value: '3', unit: 'USD/shares' });
     expect(eps2018.restatedFrom).toMatchObject({ value: '12.01', accessionNumber: '0000320193-18-000145' });
+    // as first reported: FY2019 diluted EPS before the 2020 four-for-one split, with the split-adjusted value beside it
+    const first = buildStatements(facts, { period: 'annual', limit: 30, asReported: 'first' });
+    const eps2019 = period(first, 2019, 'FY').income.epsDiluted;
+    expect(eps2019).toMatchObject({ value: '11.89', fact: { accessionNumber: '0000320193-19-000119' }, restatedTo: { value: '2.97', accessionNumber: '0000320193-20-000096' } });
+    expect(period(first, 2009, 'FY').income.netIncome).toMatchObject({ value: '5704000000', restatedTo: { value: '8235000000', form: '10-K/A' } });
   });
 });
 

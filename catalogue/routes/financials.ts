@@ -48,7 +48,8 @@ const line = z.object({
   citationUrl: z.string().nullable(),
   note: z.string().nullable(),
   fact: source.nullable(),
-  restatedFrom: source.nullable(),
+  restatedFrom: source.nullable().describe('as_reported=latest: the value as first filed, when a later filing changed it'),
+  restatedTo: source.nullable().describe('as_reported=first: the value a later filing changed it to'),
 }).partial().required({ key: true, value: true, missing: true });
 
 const company = { ticker: tickerParam, cik: cikParam };
@@ -159,6 +160,12 @@ export const financialRoutes = [
         ...company,
         period: z.enum(['annual', 'quarterly']).default('annual'),
         limit: z.coerce.number().int().min(1).max(40).default(4).describe('How many periods, 1 to 40 (default 4)'),
+        as_reported: z
+          .enum(['latest', 'first'])
+          .default('latest')
+          .describe(
+            'Which version of a restated value to show: `latest` (default: a later filing\'s restatement replaces the value first filed, which is kept in the line\'s `restatedFrom`) or `first` (each value as first filed, what was known at the time; a later restatement is in `restatedTo`). A later report that only rounds an earlier, more precise one is not a restatement: the precise figure stands in both.',
+          ),
         view: viewParam,
       }),
     },
@@ -166,6 +173,7 @@ export const financialRoutes = [
       object: z.literal('statement_bundle'),
       cik: z.string(),
       period: z.string(),
+      asReported: z.enum(['latest', 'first']),
       taxonomy: z.string().nullable(),
       currency: z.string().nullable(),
       periods: z.array(z.object({ fiscalYear: z.number().int(), fiscalPeriod: z.string(), periodStart: z.string(), periodEnd: z.string(), income: z.array(line), balanceSheet: z.array(line), cashFlow: z.array(line) })),
@@ -175,11 +183,12 @@ export const financialRoutes = [
     }),
     errors: ['entity_not_found'],
     operation: StatementsDocument,
-    variables: ({ query }) => ({ ticker: query.ticker ?? null, cik: query.cik ?? null, period: query.period, limit: query.limit }),
+    variables: ({ query }) => ({ ticker: query.ticker ?? null, cik: query.cik ?? null, period: query.period, limit: query.limit, asReported: query.as_reported }),
   }).reshape(({ statements: s }, meta, { query }) => ({
     object: 'statement_bundle',
     cik: s.cik,
     period: s.period,
+    asReported: s.asReported as 'latest' | 'first',
     taxonomy: s.taxonomy,
     currency: s.currency,
     periods: s.periods.map((p) => ({ ...p, income: p.income.map((l) => toLine(l, query.view)), balanceSheet: p.balanceSheet.map((l) => toLine(l, query.view)), cashFlow: p.cashFlow.map((l) => toLine(l, query.view)) })),

@@ -63,6 +63,20 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
     expect((await get('/v1/facts?ticker=AAPL&tag=revenue&duration=5m')).status).toBe(400);
   });
 
+  it('statements show restated values as latest by default, or as first reported: Apple FY2019 diluted EPS across the 2020 split', async () => {
+    const eps = async (query: string) => {
+      const answer = await get(`/v1/statements/all?ticker=AAPL&limit=8${query}`);
+      expect(answer.status).toBe(200);
+      const fy2019 = answer.body.periods.find((p: { fiscalYear: number }) => p.fiscalYear === 2019);
+      return { asReported: answer.body.asReported, line: fy2019.income.find((l: { key: string }) => l.key === 'epsDiluted') };
+    };
+    const latest = await eps('');
+    expect(latest).toMatchObject({ asReported: 'latest', line: { value: '2.97', restatedFrom: { value: '11.89', accessionNumber: '0000320193-19-000119' } } });
+    const first = await eps('&as_reported=first');
+    expect(first).toMatchObject({ asReported: 'first', line: { value: '11.89', restatedFrom: null, restatedTo: { value: '2.97', accessionNumber: '0000320193-20-000096' } } });
+    expect((await get('/v1/statements/all?ticker=AAPL&as_reported=original')).status).toBe(400);
+  });
+
   describe('facts are what was filed, under the tag asked for', () => {
     it('an explicit tag the issuer reports is answered with that tag, never another', async () => {
       const domestic = await get('/v1/facts?cik=1640147&tag=us-gaap:IncomeLossFromContinuingOperationsBeforeIncomeTaxesDomestic&form=10-K&limit=100');
