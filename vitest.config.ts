@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Suites under test/redis/ exercise several instances sharing one Redis; they are part of the
@@ -21,5 +22,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest runs one file at a time on a 2-core machine (cores minus one), yet much of a suite's
+    // time is waiting: on child processes starting, on deliveries and settlements it polls for.
+    // Two files at a time keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

@@ -4,8 +4,12 @@ import path from 'node:path';
 /** Which database the service uses: a PostgreSQL server, or embedded PGlite in a folder. */
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string }
-  /** `dataDir` is a folder, or `memory://` for a throwaway database */
-  | { kind: 'pglite'; dataDir: string };
+  /**
+   * `dataDir` is a folder, or `memory://` for a throwaway database. `initialData`: a data
+   * directory to start from (a tarball from PGlite's dumpDataDir) instead of an empty one, so a
+   * throwaway database can begin already migrated without replaying every migration.
+   */
+  | { kind: 'pglite'; dataDir: string; initialData?: Blob };
 
 export interface IdentityProviderConfig {
   /** the `iss` a session token must carry */
@@ -26,13 +30,15 @@ export interface Config {
   stateDir: string;
   database: DatabaseTarget;
   redisUrl?: string;
-  /** IDS_REDIS_COMMAND_TIMEOUT_MS: how long a Redis command may take before the limiter decides locally (150) */
+  /** IDS_REDIS_COMMAND_TIMEOUT_MS: how long a Redis command may take; past it a fail-open quota decision is made locally (150) */
   redisCommandTimeoutMs: number;
   logLevel: string;
   /** an external identity provider; without one, sessions come from the local secret in the state folder */
   identityProvider?: IdentityProviderConfig;
-  /** the public address of this service, used in OAuth metadata (defaults to http://localhost:PORT) */
+  /** the public address of this service, used in OAuth metadata (defaults to the address the server listens on, localAddress) */
   publicUrl: string;
+  /** IDS_SHUTDOWN_GRACE_MS: how long a shutdown waits for requests and webhook attempts in flight (10 000) */
+  shutdownGraceMs: number;
   stripe: {
     publishableKeyTest?: string;
     publishableKeyLive?: string;
@@ -117,7 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           metadataUrl: env.IDS_AUTH_METADATA_URL || undefined,
         }
       : undefined,
-    publicUrl: (env.IDS_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, ''),
+    publicUrl: (env.IDS_PUBLIC_URL ?? localAddress(env.HOST ?? '127.0.0.1', port)).replace(/\/$/, ''),
+    shutdownGraceMs: nonNegativeInteger(env, 'IDS_SHUTDOWN_GRACE_MS', 10_000),
     stripe: {
       publishableKeyTest: env.STRIPE_PUBLISHABLE_KEY_TEST || undefined,
       publishableKeyLive: env.STRIPE_PUBLISHABLE_KEY_LIVE || undefined,
@@ -151,6 +158,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowedOrigins: (env.IDS_MCP_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean),
     },
   };
+}
+
+/**
+ * An address of this service that answers on this machine when it listens on `host`: a wildcard
+ * bind (0.0.0.0, ::) answers on loopback, any other host on itself. Never `localhost`, which may
+ * resolve to ::1 while the server listens on 127.0.0.1 only.
+ */
+export function localAddress(host: string, port: number): string {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  let address = bare;
+  if (bare === '0.0.0.0' || bare === '') address = '127.0.0.1';
+  else if (bare === '::') address = '[::1]';
+  else if (bare.includes(':')) address = `[${bare}]`;
+  return `http://${address}:${port}`;
 }
 
 function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

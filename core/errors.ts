@@ -72,6 +72,7 @@ export const errorStatus = {
   email_delivery_unavailable: 503,
   rate_limiter_unavailable: 503,
   workos_authorization_server_unavailable: 503,
+  service_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -156,6 +157,16 @@ export function toApiError(error: unknown): ApiError | undefined {
     return new ApiError('invalid_query_parameter', cursor ? 'The cursor is not one this service issued; pass the nextCursor of a previous page.' : error.message, {
       details: cursor ? { parameter: 'cursor' } : {},
     });
+  }
+  // A variable the schema cannot coerce (a date cursor naming no calendar day) fails before any
+  // resolver runs, and graphql-js names the variable only in its message. The REST and MCP doors
+  // pass request parameters as variables, so this is a syntactically invalid parameter; their
+  // `cursor` is the operation's `$after`.
+  const variable = error instanceof GraphQLError && !(error.originalError instanceof ApiError) ? /^Variable "\$(\w+)" got invalid value [^;]*; (.*)$/s.exec(error.message) : null;
+  if (variable) {
+    const parameter = variable[1] === 'after' ? 'cursor' : variable[1]!;
+    const reason = variable[2]!.replace(/^Expected type "\w+"\. /, '');
+    return new ApiError('invalid_request_parameter', `Parameter \`${parameter}\`: ${reason}.`, { details: { parameter } });
   }
   if (error instanceof GraphQLError && error.originalError) return toApiError(error.originalError);
   return undefined;

@@ -86,32 +86,66 @@ export class InProcessLimiter implements Limiter {
 
 type ConsumeCommand = { idsConsumeQuota(key: string, ...args: number[]): Promise<[number, number]> };
 
-/** after Redis fails to answer, how long decisions skip it before one request tries it again */
+/** after Redis fails to answer, how long fail-open decisions skip it before one request tries it again */
 export const redisBackoffMs = 1000;
+
+/** timeouts in a row (on a connection that is up) before fail-open decisions skip Redis for a moment */
+const timeoutsBeforeBackoff = 3;
+
+/**
+ * How long a fail-closed decision waits for Redis while its connection is up. A healthy Redis
+ * answers within it even on a busy event loop; only past it (a partition the connection has not
+ * noticed) is the class refused as unavailable. The limiter's connection must allow this long.
+ */
+export const failClosedTimeoutMs = 2000;
+
+class CommandTimeout extends Error {}
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new CommandTimeout()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 export class RedisLimiter implements Limiter {
   /** decides for fail-open classes while Redis is unreachable (the limit then holds per instance) */
   private readonly fallback = new InProcessLimiter();
   /**
-   * A partition after the connection is up costs each command its full timeout; after one
-   * failure, decisions stay local for a moment instead of each paying it.
+   * A partition after the connection is up costs each command its full timeout; after a few
+   * timeouts in a row, fail-open decisions stay local for a moment instead of each paying it.
+   * Fail-closed decisions never skip a connection that is up: a slow answer is not an outage.
    */
   private skipRedisUntil = 0;
+  private timeoutsInARow = 0;
 
-  constructor(private readonly redis: Redis, private readonly keyPrefix = 'ids:quota') {
+  /** `openTimeoutMs`: how long a fail-open decision waits before deciding locally (IDS_REDIS_COMMAND_TIMEOUT_MS) */
+  constructor(
+    private readonly redis: Redis,
+    private readonly openTimeoutMs = 150,
+    private readonly keyPrefix = 'ids:quota',
+  ) {
     // Sent by its SHA (EVALSHA), the script's text only when Redis does not hold it yet.
     redis.defineCommand('idsConsumeQuota', { numberOfKeys: 1, lua: consumeScript });
   }
 
   async consume(subject: string, windows: QuotaWindow[], failMode: 'open' | 'closed', units = 1): Promise<Decision> {
     const withoutRedis = (): Decision => (failMode === 'open' ? this.fallback.consumeSync(subject, windows, units) : { allowed: 'unavailable' });
-    if (Date.now() < this.skipRedisUntil) return withoutRedis();
+    // Down (killed, restarting, unreachable): ioredis knows, and a command would fail at once.
+    if (this.redis.status !== 'ready') return withoutRedis();
+    if (failMode === 'open' && Date.now() < this.skipRedisUntil) return withoutRedis();
     const args = [units, ...windows.flatMap((w) => [periodSeconds[w.period], w.limit])];
     let reply: [number, number];
     try {
-      reply = await (this.redis as Redis & ConsumeCommand).idsConsumeQuota(`${this.keyPrefix}:${subject}`, ...args);
-    } catch {
-      this.skipRedisUntil = Date.now() + redisBackoffMs;
+      const command = (this.redis as Redis & ConsumeCommand).idsConsumeQuota(`${this.keyPrefix}:${subject}`, ...args);
+      reply = await within(command, failMode === 'open' ? this.openTimeoutMs : failClosedTimeoutMs);
+      this.timeoutsInARow = 0;
+    } catch (error) {
+      if (error instanceof CommandTimeout && ++this.timeoutsInARow >= timeoutsBeforeBackoff) {
+        this.skipRedisUntil = Date.now() + redisBackoffMs;
+        this.timeoutsInARow = 0;
+      }
       return withoutRedis();
     }
     const [index, retryAfterSeconds] = reply;

@@ -19,7 +19,7 @@ export async function openAdapter(target: DatabaseTarget): Promise<OpenedAdapter
     const factory = new PrismaPg({ connectionString: target.url });
     return { factory, close: async () => {} };
   }
-  const pglite = await PGlite.create(target.dataDir);
+  const pglite = await PGlite.create(target.dataDir, target.initialData ? { loadDataDir: target.initialData } : {});
   return { factory: new PrismaPGlite(pglite), close: () => pglite.close() };
 }
 

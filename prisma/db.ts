@@ -43,8 +43,13 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
   };
 }
 
-async function hasPendingMigrations(prisma: PrismaClient): Promise<boolean> {
-  const { migrationDirectories } = await readMigrations();
+// The build's migrations do not change while it runs: read their folder (every migration's SQL
+// with it) once, not on each readiness probe.
+let migrationNames: Promise<{ path: string }[]> | undefined;
+
+/** True when a migration of this build is not applied, or the migration table is missing (also read by /readyz). */
+export async function hasPendingMigrations(prisma: PrismaClient): Promise<boolean> {
+  const migrationDirectories = await (migrationNames ??= readMigrations().then((list) => list.migrationDirectories.map((dir) => ({ path: dir.path }))));
   let applied: { migration_name: string }[];
   try {
     applied = await prisma.$queryRaw`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;

@@ -32,6 +32,14 @@ builder.addScalarType(
   }),
 );
 
+// Date.parse rolls 2020-02-30 over to March 1st and accepts 2020-13-01 in some forms; a Date must
+// name a day of the calendar, which its own ISO string then starts with.
+function isCalendarDate(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const day = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+}
+
 builder.addScalarType(
   'Date',
   new GraphQLScalarType<string | null, string>({
@@ -39,10 +47,10 @@ builder.addScalarType(
     description: 'A calendar date, YYYY-MM-DD',
     serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10)),
     parseValue: (value) => {
-      if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(value))) throw new TypeError('a Date is YYYY-MM-DD');
+      if (typeof value !== 'string' || !isCalendarDate(value)) throw new TypeError('expected a calendar date YYYY-MM-DD');
       return value;
     },
-    parseLiteral: (ast) => (ast.kind === Kind.STRING && /^\d{4}-\d{2}-\d{2}$/.test(ast.value) ? ast.value : null),
+    parseLiteral: (ast) => (ast.kind === Kind.STRING && isCalendarDate(ast.value) ? ast.value : null),
   }),
 );
 

@@ -36,7 +36,7 @@ inProcess.close();
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const live = connectRedis(redisUrl, logger, 'bench');
 if (await readyWithin(live, 2000)) {
-  const limiter = new RedisLimiter(live, `ids:bench:${Date.now()}`);
+  const limiter = new RedisLimiter(live, undefined, `ids:bench:${Date.now()}`);
   await measure('redis (one Lua round trip)', limiter, 'open');
   limiter.close();
 } else console.log(`redis at ${redisUrl} not reachable; skipping that case`);
@@ -75,7 +75,7 @@ const proxy = createServer((client: Socket) => {
 await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
 const partitioned = connectRedis(`redis://127.0.0.1:${(proxy.address() as AddressInfo).port}`, logger, 'bench-partition');
 if (await readyWithin(partitioned, 2000)) {
-  const limiter = new RedisLimiter(partitioned, `ids:bench:${Date.now()}`);
+  const limiter = new RedisLimiter(partitioned, undefined, `ids:bench:${Date.now()}`);
   await measure('redis via proxy, before the cut', limiter, 'open', 200);
   cut = true;
   await measure('redis cut after ready, fail-open class', limiter, 'open', 100);

@@ -13,6 +13,7 @@ import { errorHandler, keepRawBody, maxBodyBytes, mountRoutes, refuseKeysInBody,
 import { startIdempotencySweep } from '../rest/idempotency.ts';
 import { mcpRouter } from '../rest/mcp/handler.ts';
 import { buildOpenApi } from '../rest/openapi.ts';
+import { createOperations } from '../rest/health.ts';
 import { requestContext } from '../catalogue/requestContext.ts';
 import { routes } from '../catalogue/routes/index.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
@@ -25,7 +26,7 @@ import { corsPolicy } from './cors.ts';
 import { graphiql } from '../graphql/graphiql.ts';
 import { publicCacheControl, securityHeaders } from '../rest/securityHeaders.ts';
 import { attachGraphqlWs, createGraphqlHandler } from '../graphql/yoga.ts';
-import { InProcessLimiter, RedisLimiter } from '../core/limiter.ts';
+import { failClosedTimeoutMs, InProcessLimiter, RedisLimiter } from '../core/limiter.ts';
 import { createLogger, type Logger } from '../core/logger.ts';
 import { createRequestLog } from '../resolvers/requestLog.ts';
 import { Admission } from '../resolvers/billing/admission.ts';
@@ -47,12 +48,14 @@ export async function createService(config: Config, options: { logger?: Logger; 
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = await openDatabase(config.database, { onQuery: options.onQuery });
   const redisConnections: Redis[] = [];
-  const redis = (role: string) => {
-    const connection = connectRedis(config.redisUrl!, logger, role, config.redisCommandTimeoutMs);
+  const redis = (role: string, commandTimeoutMs = config.redisCommandTimeoutMs) => {
+    const connection = connectRedis(config.redisUrl!, logger, role, commandTimeoutMs);
     redisConnections.push(connection);
     return connection;
   };
-  const limiter = config.redisUrl ? new RedisLimiter(redis('limiter')) : new InProcessLimiter();
+  // The limiter times its own decisions (fail-open ones at IDS_REDIS_COMMAND_TIMEOUT_MS), so its
+  // connection lets a fail-closed one wait for a slow but healthy Redis.
+  const limiter = config.redisUrl ? new RedisLimiter(redis('limiter', failClosedTimeoutMs), config.redisCommandTimeoutMs) : new InProcessLimiter();
   const bus = createEventBus(config.redisUrl ? { publisher: redis('bus-publisher'), subscriber: redis('bus-subscriber') } : undefined, logger);
   // Give Redis a moment so the first requests use it; a Redis that is down does not stop the start.
   await Promise.all(redisConnections.map((connection) => readyWithin(connection, 2000)));
@@ -75,10 +78,13 @@ export async function createService(config: Config, options: { logger?: Logger; 
   // each body for one is pure cost.
   app.set('etag', false);
   app.set('trust proxy', false);
+  const operations = createOperations({ prisma: database.prisma, redis: redisConnections, logger });
+  app.use(operations.track);
   app.use(requestContext(logger, requestLog));
   app.use(securityHeaders);
   app.use(corsPolicy(config.corsOrigins));
   app.use(refuseKeysInUrl);
+  app.use(operations.router);
   const graphql = createGraphqlHandler(services);
   app.get('/graphql', graphiql);
   app.use('/graphql', (req, res) => void graphql(req, res, { req, res }));
@@ -112,10 +118,19 @@ export async function createService(config: Config, options: { logger?: Logger; 
       });
     },
     async close() {
-      await webhookWorker?.stop();
-      await ws.close();
+      // Stop accepting at once; requests and webhook attempts in flight get the grace period to
+      // finish (an attempt cut short keeps its lease and is sent again, same webhook-id, later).
+      operations.beginShutdown();
+      const closed = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      // a keep-alive connection is closed as soon as its request is answered
+      const idleSweep = setInterval(() => httpServer.closeIdleConnections(), 50);
+      let graceTimer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, config.shutdownGraceMs)));
+      await Promise.race([Promise.all([operations.idle(), webhookWorker?.stop(), ws.close()]), grace]);
+      clearTimeout(graceTimer);
+      clearInterval(idleSweep);
       httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      await closed;
       await admission.close();
       await requestLog.close();
       email.mailer?.close();

@@ -4,13 +4,21 @@ import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { insertApiKey } from '../resolvers/apiKeys.ts';
 import type { Services } from '../resolvers/context.ts';
-import { createOrganization } from '../resolvers/orgs.ts';
+import { createOrganization, starterPlanKey } from '../resolvers/orgs.ts';
 import { publishAll } from '../subscriptions/events.ts';
 
 export const demoKeyFile = (stateDir: string) => path.join(stateDir, 'demo-api-key');
 
 /** lock id for "creating the demo organization", so two instances starting together make one */
 const demoLock = 4_242_001;
+
+/**
+ * The demo organization's plan: the starter grant allows 30 data reads a minute and no analytics,
+ * too little to try every README example, so the demo has the Personal plan's quotas (120 data
+ * reads a minute, 20,000 a day; 10 analytics calls a minute, 500 a day), with nothing to pay on
+ * this machine's own database.
+ */
+export const demoPlanKey = 'personal';
 
 /**
  * The organization and its key are one transaction, so a crash cannot leave a demo organization
@@ -21,8 +29,12 @@ export async function ensureDemoOrg(services: Pick<Services, 'prisma' | 'bus'>, 
   const outcome = await services.prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${demoLock})`;
     const existing = await tx.organization.findFirst({ where: { isDemo: true } });
+    // A demo organization made by an earlier version is still on the starter grant: move it up.
+    if (existing?.planKey === starterPlanKey) {
+      return { existing: await tx.organization.update({ where: { id: existing.id }, data: { planKey: demoPlanKey, billingState: 'active' } }) };
+    }
     if (existing) return { existing };
-    const org = await createOrganization(tx, 'Demo organization', { isDemo: true });
+    const org = await createOrganization(tx, 'Demo organization', { isDemo: true, planKey: demoPlanKey });
     return { org, ...(await insertApiKey(tx, org.id, 'demo key')) };
   });
   if (outcome.existing) return { created: false as const, org: outcome.existing, keyFileExists: await exists(demoKeyFile(stateDir)) };

@@ -3,7 +3,7 @@ import { describeTarget } from '../prisma/adapter.ts';
 import { createService } from './app.ts';
 import { autoIngest } from './autoIngest.ts';
 import { demoKeyFile, ensureDemoOrg } from './bootstrap.ts';
-import { loadConfig } from '../core/config.ts';
+import { loadConfig, localAddress } from '../core/config.ts';
 import { createLogger } from '../core/logger.ts';
 import { claimStateFolder, describeOwner } from './owner.ts';
 import { serveOwnerChannel } from './ownerChannel.ts';
@@ -28,7 +28,7 @@ try {
       // Printed once, for the person at the terminal; the logger never sees it.
       process.stdout.write(
         `\nDemo organization ${demo.org.id} created. Its API key (shown once, also saved to ${demoKeyFile(config.stateDir)}):\n\n  ${demo.secret}\n\n` +
-          `Try: curl -H "x-api-key: $(cat ${demoKeyFile(config.stateDir)})" http://localhost:${config.port}/v1/me\n\n`,
+          `Try: curl -H "x-api-key: $(cat ${demoKeyFile(config.stateDir)})" ${localAddress(config.host, config.port)}/v1/me\n\n`,
       );
     } else if (demo.keyFileExists) {
       logger.info({ orgId: demo.org.id, keyFile: demoKeyFile(config.stateDir) }, 'demo organization exists; its key is in the key file');
@@ -46,7 +46,9 @@ try {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, 'shutting down');
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    // close() gives requests and webhook attempts the grace period; should anything else hang, exit anyway
+    setTimeout(() => process.exit(1), config.shutdownGraceMs + 5000).unref();
     await Promise.race([ingesting, new Promise((resolve) => setTimeout(resolve, 100))]);
     await channel?.close();
     await service.close();

@@ -1,12 +1,13 @@
 // Test services are the real thing: createService on a real port, with an in-memory PGlite or
 // the PostgreSQL of DATABASE_URL, and the Redis of REDIS_URL when set.
 import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { DatabaseTarget } from '../prisma/adapter.ts';
 import { issueApiKey } from '../resolvers/apiKeys.ts';
 import { addMember, createOrganization } from '../resolvers/orgs.ts';
@@ -15,13 +16,26 @@ import { createService, type Service } from '../server/app.ts';
 import { loadConfig, type Config } from '../core/config.ts';
 import { createLogger } from '../core/logger.ts';
 
+let schemaSnapshot: Promise<Blob> | undefined;
+
 /**
- * A database of a test's own, for what must not touch the shared one (an empty database, one
- * that is broken on purpose): a new database on the DATABASE_URL server, else in-memory PGlite.
+ * An in-memory PGlite that starts from the migrated, seeded data directory globalSetup dumped,
+ * instead of replaying every migration itself.
  */
-export async function scratchDatabase(): Promise<{ target: DatabaseTarget; url?: string; drop(): Promise<void> }> {
+export async function migratedPglite(): Promise<DatabaseTarget> {
+  schemaSnapshot ??= readFile(inject('pgliteSnapshot')).then((bytes) => new Blob([bytes]));
+  return { kind: 'pglite', dataDir: 'memory://', initialData: await schemaSnapshot };
+}
+
+/**
+ * A database of a test's own, for what must not touch the shared one (one that is broken on
+ * purpose, data no other suite may see): a new database on the DATABASE_URL server, else
+ * in-memory PGlite. It starts migrated and seeded, a copy of the schema globalSetup applied;
+ * `empty` gives a database with nothing in it, for what must apply the migrations itself.
+ */
+export async function scratchDatabase(options: { empty?: boolean } = {}): Promise<{ target: DatabaseTarget; url?: string; drop(): Promise<void> }> {
   const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) return { target: { kind: 'pglite', dataDir: 'memory://' }, drop: async () => {} };
+  if (!serverUrl) return { target: options.empty ? { kind: 'pglite', dataDir: 'memory://' } : await migratedPglite(), drop: async () => {} };
   const admin = new URL(serverUrl);
   admin.pathname = '/postgres';
   const name = `ids_scratch_${randomBytes(6).toString('hex')}`;
@@ -34,7 +48,7 @@ export async function scratchDatabase(): Promise<{ target: DatabaseTarget; url?:
       await client.end();
     }
   };
-  await run(`CREATE DATABASE "${name}"`);
+  await run(options.empty ? `CREATE DATABASE "${name}"` : `CREATE DATABASE "${name}" TEMPLATE "${inject('templateDatabase')}"`);
   const own = new URL(serverUrl);
   own.pathname = `/${name}`;
   return { target: { kind: 'postgres', url: own.toString() }, url: own.toString(), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
@@ -70,7 +84,7 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
   });
   const config: Config = {
     ...base,
-    database: process.env.DATABASE_URL ? { kind: 'postgres', url: process.env.DATABASE_URL } : { kind: 'pglite', dataDir: 'memory://' },
+    database: process.env.DATABASE_URL ? { kind: 'postgres', url: process.env.DATABASE_URL } : await migratedPglite(),
     identityProvider: undefined,
     ...(options.countingStatements ? { webhooks: { ...base.webhooks, worker: false }, recordRequests: false } : {}),
     ...overrides,

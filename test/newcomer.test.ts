@@ -103,7 +103,7 @@ beforeAll(async () => {
     await mkdir(path.join(dataDir, path.dirname(to)), { recursive: true });
     await copyFile(fileURLToPath(new URL(`./fixtures/${from}`, import.meta.url)), path.join(dataDir, to));
   }
-  if (process.env.DATABASE_URL) database = await scratchDatabase();
+  if (process.env.DATABASE_URL) database = await scratchDatabase({ empty: true });
 });
 
 afterEach(async () => {

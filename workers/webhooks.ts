@@ -163,11 +163,14 @@ export function startWebhookWorker(services: Services, pollMs: number): WebhookW
     do {
       again = false;
       try {
-        // monitors first: the deliveries of their matches go out in the same cycle
-        while ((await dispatchMonitorMatches(services)) > 0);
-        while ((await dispatchEvents(services)) > 0);
-        while ((await deliverDue(services)) > 0);
-        while ((await deliverEmails(services)) > 0);
+        // monitors first: the deliveries of their matches go out in the same cycle. Once stopped,
+        // a batch under way finishes and no new one starts: a shutdown waits for the attempts
+        // in flight, not for the whole backlog (the next instance claims the rest).
+        const going = () => !abort.signal.aborted;
+        while (going() && (await dispatchMonitorMatches(services)) > 0);
+        while (going() && (await dispatchEvents(services)) > 0);
+        while (going() && (await deliverDue(services)) > 0);
+        while (going() && (await deliverEmails(services)) > 0);
       } catch (error) {
         if (!abort.signal.aborted) services.logger.warn({ err: (error as Error).message }, 'webhook worker cycle failed; retrying on the next one');
       }

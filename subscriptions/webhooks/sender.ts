@@ -5,6 +5,7 @@ import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 const EXCERPT_BYTES = 1024;
 const USER_AGENT = 'InvestorDataService-Webhooks/1';
@@ -15,55 +16,43 @@ export function allowedHostsFromEnv(value: string | undefined): Set<string> {
   return new Set(hosts.filter(Boolean));
 }
 
-function blockList(type: 'ipv4' | 'ipv6', subnets: [string, number][]): net.BlockList {
-  const list = new net.BlockList();
-  for (const [network, prefix] of subnets) list.addSubnet(network, prefix, type);
-  return list;
+// The address guard follows the IANA special-purpose address registries (IPv4 and IPv6) through
+// ipaddr.js, whose range() names every block they list. A webhook may only reach plain unicast:
+// every special-purpose block is refused, even the few the registries mark globally reachable
+// (anycast relays, AS112 sinks, AMT), since none of them is a webhook receiver. That includes
+// 0.0.0.0/8 (0.0.0.0 reaches the local host) and link-local 169.254.0.0/16 (cloud metadata).
+const unicast = 'unicast';
+
+function forbiddenV4(address: ipaddr.IPv4): boolean {
+  return address.range() !== unicast;
 }
 
-const forbiddenV4 = blockList('ipv4', [
-  ['0.0.0.0', 8], // "this network"; 0.0.0.0 reaches the local host
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, including cloud metadata at 169.254.169.254
-  ['172.16.0.0', 12], // private
-  ['192.168.0.0', 16], // private
-  ['224.0.0.0', 4], // multicast
-  ['255.255.255.255', 32], // broadcast
-]);
+// IPv4-mapped (::ffff:0:0/96) and NAT64 (64:ff9b::/96) addresses reach the IPv4 address in their
+// last 32 bits, so they are judged by it.
+const nat64 = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+// The only IPv6 space allocated for global unicast (IANA IPv6 address space); the rest is reserved
+// by the IETF or special: IPv4-compatible ::/96, the translated ::ffff:0:0:0/96, the dummy prefix
+// 100:0:0:1::/64, unique-local, link-local, multicast.
+const globalUnicast = ipaddr.IPv6.parseCIDR('2000::/3');
 
-const forbiddenV6 = blockList('ipv6', [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['fe80::', 10], // link-local
-  ['fc00::', 7], // unique-local
-  ['ff00::', 8], // multicast
-]);
-
-// IPv6 forms whose last 32 bits are an IPv4 address that the connection actually reaches.
-const embedsV4 = blockList('ipv6', [
-  ['::ffff:0:0', 96], // IPv4-mapped
-  ['::', 96], // IPv4-compatible (deprecated, still routed by some stacks)
-  ['64:ff9b::', 96], // NAT64 well-known prefix
-]);
-
-function embeddedV4(ipv6: string): string {
-  // The URL parser canonicalises IPv6 to hex groups only (no dotted tail), so the last two groups
-  // are the low 32 bits; an empty group there stands for zeros compressed by '::'.
-  const groups = new URL(`http://[${ipv6}]`).hostname.slice(1, -1).split(':').slice(-2);
-  const [high, low] = groups.map((group) => parseInt(group || '0', 16));
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+function forbiddenV6(address: ipaddr.IPv6): boolean {
+  if (address.isIPv4MappedAddress() || address.match(nat64)) return forbiddenV4(new ipaddr.IPv4(address.toByteArray().slice(12)));
+  // Every other special block is refused whole: the local-use NAT64 prefix 64:ff9b:1::/48, 6to4
+  // 2002::/16 and Teredo 2001::/32 (tunnels whose relays reach an embedded IPv4 host, private or
+  // not), documentation, benchmarking, ORCHID, segment routing and the rest of 2001::/23.
+  return address.range() !== unicast || !address.match(globalUnicast);
 }
 
 /** True for addresses a webhook must never reach; anything that is not an IP address counts as forbidden. */
 export function isForbiddenAddress(address: string): boolean {
   const ip = address.replace(/%.*$/, ''); // a zone index (fe80::1%eth0) selects an interface, not a host
   const family = net.isIP(ip);
-  if (family === 4) return forbiddenV4.check(ip, 'ipv4');
+  if (family === 4) return forbiddenV4(ipaddr.IPv4.parse(ip));
   if (family !== 6) return true;
-  if (forbiddenV6.check(ip, 'ipv6')) return true;
-  return embedsV4.check(ip, 'ipv6') && forbiddenV4.check(embeddedV4(ip), 'ipv4');
+  // The URL parser canonicalises IPv6 to hex groups only: ipaddr.js would read the dotted tail of
+  // an IPv4-compatible ::8.8.8.8 as IPv4-mapped, and so as the public 8.8.8.8.
+  const canonical = new URL(`http://[${ip}]`).hostname.slice(1, -1);
+  return forbiddenV6(ipaddr.IPv6.parse(canonical));
 }
 
 export type UrlRefusedReason = 'malformed' | 'scheme' | 'credentials' | 'port' | 'unresolvable' | 'address';

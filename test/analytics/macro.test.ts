@@ -155,3 +155,26 @@ describe('high-signal macro pack', () => {
     expect(answer.details.acceptedValues).toEqual(['US']);
   });
 });
+
+describe('date cursors', () => {
+  // The cursor of a date-ordered page is a date: one that names no calendar day is the client's
+  // mistake (400 naming the parameter), never a 500, whether or not the series is held.
+  it.each([
+    '/v1/macro/series/CPIAUCSL?cursor=2020-13-01',
+    '/v1/macro/series/CPIAUCSL?cursor=2020-02-30',
+    '/v1/macro/series/NOSUCHSERIES?cursor=2020-13-01',
+    '/v1/market/prices?ticker=SPY&cursor=2020-00-10',
+    '/v1/factors/returns?model=ff5&cursor=2020-12-32',
+  ])('%s is 400 invalid_request_parameter naming cursor', async (route) => {
+    const answer = expectEnvelope(await call(t, 'GET', route, { key }), 400, 'invalid_request_parameter');
+    expect(answer.details.parameter).toBe('cursor');
+  });
+
+  it('a good cursor still pages on', async () => {
+    const first = await call(t, 'GET', '/v1/macro/series/CPIAUCSL?limit=2', { key });
+    expect(first.status).toBe(200);
+    const next = await call(t, 'GET', `/v1/macro/series/CPIAUCSL?limit=2&cursor=${first.body.nextCursor}`, { key });
+    expect(next.status).toBe(200);
+    expect(next.body.data[0].date > first.body.nextCursor).toBe(true);
+  });
+});

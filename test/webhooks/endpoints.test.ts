@@ -144,7 +144,7 @@ describe('webhook endpoints', () => {
     const guarded = await startTestService({ webhooks: { ...t.service.services.config.webhooks, allowedHosts: [] } });
     try {
       const { key: guardedKey, orgId: guardedOrg } = await orgWithKey(guarded);
-      for (const url of ['http://127.0.0.1:9/x', 'https://127.0.0.1/x', 'https://[::1]/x', 'https://169.254.169.254/latest/meta-data', 'https://10.0.0.1/x', 'https://[::ffff:127.0.0.1]/x', 'https://100.64.0.1/x', 'https://user:pw@example.com/x', 'ftp://example.com/x']) {
+      for (const url of ['http://127.0.0.1:9/x', 'https://127.0.0.1/x', 'https://[::1]/x', 'https://169.254.169.254/latest/meta-data', 'https://10.0.0.1/x', 'https://[::ffff:127.0.0.1]/x', 'https://100.64.0.1/x', 'https://198.18.0.1/x', 'https://192.0.0.170/x', 'https://240.0.0.1/x', 'https://[::ffff:0:7f00:1]/x', 'https://[2002:7f00:1::1]/x', 'https://[64:ff9b::a9fe:a9fe]/x', 'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/x', 'https://user:pw@example.com/x', 'ftp://example.com/x']) {
         const answer = await call(guarded, 'POST', '/v1/webhook_endpoints', { key: guardedKey, body: { url } });
         expectEnvelope(answer, 400, 'validation_error');
         expect(answer.body.details.issues[0].path, url).toBe('url');

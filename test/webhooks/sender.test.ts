@@ -3,6 +3,7 @@
 // open a connection at all.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowedHostsFromEnv, checkWebhookUrl, isForbiddenAddress, sendWebhook, UrlRefused } from '../../subscriptions/webhooks/sender.ts';
 
@@ -28,6 +29,45 @@ describe('isForbiddenAddress', () => {
 
   it.each(forbidden)('forbids %s', (address) => expect(isForbiddenAddress(address)).toBe(true));
   it.each(allowed)('allows %s', (address) => expect(isForbiddenAddress(address)).toBe(false));
+
+  // Every block of the IANA IPv4 and IPv6 special-purpose registries, first and last address.
+  const specialV4 = [
+    '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24',
+    '192.0.2.0/24', '192.31.196.0/24', '192.52.193.0/24', '192.88.99.0/24', '192.168.0.0/16', '192.175.48.0/24',
+    '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/4', '240.0.0.0/4', '255.255.255.255/32',
+  ];
+  const specialV6 = [
+    '::1/128', '::/128', '::ffff:0:0/96', '::ffff:0:0:0/96', '64:ff9b::/96', '64:ff9b:1::/48', '100::/64', '100:0:0:1::/64',
+    '2001::/23', '2001::/32', '2001:1::1/128', '2001:2::/48', '2001:3::/32', '2001:4:112::/48', '2001:10::/28', '2001:20::/28',
+    '2001:30::/28', '2001:db8::/32', '2002::/16', '2620:4f:8000::/48', '3fff::/20', '5f00::/16', 'fc00::/7', 'fe80::/10',
+    'fec0::/10', 'ff00::/8',
+  ];
+  const ends = (cidr: string) => {
+    const [network, bits] = ipaddr.parseCIDR(cidr);
+    const bytes = network.toByteArray();
+    const last = bytes.map((byte, i) => byte | (0xff >> Math.max(0, Math.min(8, bits - i * 8))) & 0xff);
+    return [ipaddr.fromByteArray(bytes).toString(), ipaddr.fromByteArray(last).toString()];
+  };
+  it.each([...specialV4, ...specialV6].flatMap((cidr) => ends(cidr).map((address) => [address, cidr])))('forbids %s (%s)', (address) =>
+    expect(isForbiddenAddress(address)).toBe(true),
+  );
+
+  it('judges IPv4-mapped and NAT64 addresses by the IPv4 address they embed', () => {
+    for (const v4 of ['198.18.0.1', '192.0.0.170', '240.0.0.1', '203.0.113.9', '100.64.0.1']) {
+      expect(isForbiddenAddress(`::ffff:${v4}`), `::ffff:${v4}`).toBe(true);
+      expect(isForbiddenAddress(`64:ff9b::${v4}`), `64:ff9b::${v4}`).toBe(true);
+    }
+    expect(isForbiddenAddress('::ffff:93.184.216.34')).toBe(false);
+    expect(isForbiddenAddress('64:ff9b::93.184.216.34')).toBe(false);
+  });
+
+  it('refuses tunnels and deprecated IPv4-embedding forms whatever IPv4 address they carry', () => {
+    // 6to4 and Teredo reach their embedded host through relays; IPv4-compatible and translated
+    // forms lie outside the global unicast space.
+    for (const address of ['2002:7f00:1::1', '2002:808:808::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2', '::8.8.8.8', '::808:808', '::ffff:0:808:808']) {
+      expect(isForbiddenAddress(address), address).toBe(true);
+    }
+  });
 });
 
 describe('checkWebhookUrl', () => {
