@@ -81,6 +81,9 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
     IDS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
     IDS_WEBHOOK_POLL_MS: '100',
     IDS_WEBHOOK_RETRY_SCALE: '0.001',
+    // A suite closes its services with connections it no longer reads (streams, sockets): a second
+    // of draining is plenty for a request a test still waits on.
+    IDS_SHUTDOWN_GRACE_MS: '1000',
   });
   const config: Config = {
     ...base,
