@@ -2,6 +2,7 @@
 // and shaped. REST serves it, OpenAPI documents it, and (later) MCP lists it as a tool.
 import type { ServerResponse } from 'node:http';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { DocumentNode } from 'graphql';
 import { z } from 'zod';
 import { operationScope, type Access } from '../resolvers/access.ts';
 import type { ApiKeyScope } from '../resolvers/principal.ts';
@@ -52,6 +53,8 @@ export interface Route {
   changesState?: boolean;
   /** what an API key needs to call it (set from the operation, resolvers/access.ts operationScope); absent: `read` */
   scope?: ApiKeyScope;
+  /** the persisted GraphQL operation it runs, the same document a client may send to /graphql; absent: a handler route */
+  operation?: DocumentNode;
   run(params: { path: any; query: any; body: any }, ctx: Context): Promise<unknown>;
   /** an export: answers by writing a download itself instead of one JSON body (see exportRoute) */
   stream?(params: { path: any; query: any; body: any }, ctx: Context, res: ServerResponse): Promise<void>;
@@ -70,7 +73,7 @@ type WatchDefinition = { records: WatchedRecords; scope?: string; restrict: 'onl
 const accessionPages = 5;
 
 /** What a route says about itself: everything but how it runs and what its params and response are typed as. */
-type RouteDescription = Omit<Route, 'params' | 'response' | 'run' | 'watch' | 'page' | 'changesState' | 'scope'>;
+type RouteDescription = Omit<Route, 'params' | 'response' | 'run' | 'watch' | 'page' | 'changesState' | 'scope' | 'operation'>;
 
 /** Response fields every object body carries. */
 export interface ResponseMeta {
@@ -105,6 +108,7 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
         ...rest,
         changesState,
         scope: operationScope(schema, operation),
+        operation,
         params: params as Route['params'],
         ...(watch ? { watch: watchOf(watch, answer) } : {}),
         async run(parsed, ctx) {

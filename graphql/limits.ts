@@ -1,15 +1,16 @@
 // The GraphQL door's price list at work: every operation is measured before it runs
 // (graphql/cost.ts), refused past the limits with a 400 the client can act on (a batch, or a
 // document of too many tokens, before it is even parsed), and charged
-// to the organization's `graphql` meter by its cost, whether it came over HTTP or graphql-ws.
+// to the organization's `graphql` meter by its cost, whether it came over HTTP or graphql-ws, by the
+// request pipeline's own authorize and charge steps (catalogue/pipeline.ts).
 // Persisted REST and MCP operations do not pass here: they are charged once, by their route.
 import { Lexer, Source, TokenKind, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { assertScope, operationScope } from '../resolvers/access.ts';
+import { operationScope } from '../resolvers/access.ts';
 import type { Context, Services } from '../resolvers/context.ts';
-import { chargeQuota } from '../resolvers/metering.ts';
 import { schema } from '../schema/index.ts';
 import { ApiError } from '../core/errors.ts';
+import { authorize, charge } from '../catalogue/pipeline.ts';
 import { measureDocument } from './cost.ts';
 
 export const maxDepth = 15;
@@ -18,8 +19,9 @@ export const maxTokens = 5000;
 
 /** Measures an operation, refuses it past a limit, charges its cost; resolves to the cost and its price. */
 export async function priceOperation(services: Services, args: Pick<ExecutionArgs, 'document' | 'variableValues' | 'operationName'> & { contextValue: Context }): Promise<{ cost: number; priceMillicents: bigint }> {
-  // a read key's mutation is refused before it is measured or charged
-  assertScope(args.contextValue.principal, operationScope(schema, args.document, args.operationName));
+  // The door lets anyone in (each field checks its own access as it resolves); a read key's
+  // mutation is refused here, before it is measured or charged.
+  authorize(args.contextValue.principal, { access: 'public', scope: operationScope(schema, args.document, args.operationName) });
   const maxCost = services.config.graphqlMaxCost;
   const { cost, depth, aliases } = measureDocument(schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
   if (cost > maxCost) {
@@ -27,10 +29,8 @@ export async function priceOperation(services: Services, args: Pick<ExecutionArg
   }
   if (depth > maxDepth) throw new ApiError('query_depth_exceeded', `The operation is nested ${depth} levels deep; the limit is ${maxDepth}.`, { details: { depth, limit: maxDepth } });
   if (aliases > maxAliases) throw new ApiError('query_aliases_exceeded', `The operation uses ${aliases} aliases; the limit is ${maxAliases}.`, { details: { aliases, limit: maxAliases } });
-  const orgId = args.contextValue.principal?.orgId;
-  if (!orgId) return { cost, priceMillicents: 0n };
-  const charge = await chargeQuota(services, orgId, 'graphql', cost, args.contextValue.requestId);
-  return { cost, priceMillicents: charge.priceMillicents };
+  const charged = await charge(services, args.contextValue.principal, 'graphql', cost, args.contextValue.requestId);
+  return { cost, priceMillicents: charged?.priceMillicents ?? 0n };
 }
 
 /** Whether a document has more than `maxTokens` tokens, counted before anything parses it. */

@@ -1,16 +1,17 @@
 // The GraphQL door: graphql-yoga over HTTP (with GraphiQL) and graphql-ws on the same path,
-// both with the same authentication, quota and context as REST.
+// both with the same authentication, authorization, quota and billing steps as REST (catalogue/pipeline.ts),
+// priced by the operation's cost (graphql/limits.ts).
 import type { Server } from 'node:http';
 import type { Request, Response } from 'express';
 import { execute, GraphQLError, subscribe, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
-import { authenticate } from '../resolvers/authenticate.ts';
 import type { Context, Services } from '../resolvers/context.ts';
 import type { Principal } from '../resolvers/principal.ts';
 import { schema } from '../schema/index.ts';
 import { toApiError, unexpectedError } from '../core/errors.ts';
+import { authenticateCaller } from '../catalogue/pipeline.ts';
 import { priceOperation, useGraphqlLimits } from './limits.ts';
 import { newId } from '../core/ids.ts';
 
@@ -26,7 +27,7 @@ export function createGraphqlHandler(services: Services) {
     plugins: [useGraphqlLimits(services), recordErrorCode],
     logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => services.logger.error({ args }, 'graphql') },
     context: async ({ request, req, res, params }) => {
-      const principal = await authenticate(services, { apiKey: request.headers.get('x-api-key') ?? undefined, authorization: request.headers.get('authorization') ?? undefined });
+      const principal = await authenticateCaller(services, { apiKey: request.headers.get('x-api-key') ?? undefined, authorization: request.headers.get('authorization') ?? undefined });
       Object.assign(res.locals, { orgId: principal?.orgId ?? undefined, operation: params.operationName ?? undefined });
       return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req'), clientAddress: req.socket.remoteAddress };
     },
@@ -81,7 +82,7 @@ export function attachGraphqlWs(httpServer: Server, services: Services) {
         const headers = ctx.extra.request.headers;
         const pick = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : (headers[name] as string | undefined));
         try {
-          ctx.extra.principal = await authenticate(services, { apiKey: pick('x-api-key'), authorization: pick('authorization') });
+          ctx.extra.principal = await authenticateCaller(services, { apiKey: pick('x-api-key'), authorization: pick('authorization') });
           return true;
         } catch {
           return false; // graphql-ws closes with 4403 Forbidden

@@ -1,16 +1,13 @@
-// Serves the route table over HTTP: credentials, access, params, quota, then the route's
-// operation; every failure becomes the error envelope (SPEC 2.1).
+// Serves the route table over HTTP through the request pipeline (catalogue/pipeline.ts:
+// credentials, access, params, Idempotency-Key, quota and billing, then the route's operation);
+// every failure becomes the error envelope (SPEC 2.1).
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { assertAccess } from '../resolvers/access.ts';
 import { looksLikeApiKey } from '../resolvers/apiKeys.ts';
-import { authenticate } from '../resolvers/authenticate.ts';
 import type { Services } from '../resolvers/context.ts';
-import type { Principal } from '../resolvers/principal.ts';
-import { chargeQuota } from '../resolvers/metering.ts';
 import { ApiError, envelope, toApiError, unexpectedError } from '../core/errors.ts';
 import { publicCacheControl } from './securityHeaders.ts';
 import { idempotency } from './idempotency.ts';
-import { parseParams } from '../catalogue/params.ts';
+import { runPipeline, type RawParams } from '../catalogue/pipeline.ts';
 import { locals } from '../catalogue/requestContext.ts';
 import type { Route } from '../catalogue/route.ts';
 import { apiVersion } from './version.ts';
@@ -66,37 +63,38 @@ function rawBodyOf(req: Request): string {
   return (req as Request & { rawBody?: Buffer }).rawBody?.toString('utf8') ?? '';
 }
 
+/** The route's raw params from the request; a body that was sent but not decoded as JSON is refused. */
+function rawParamsOf(route: Route, req: Request): RawParams {
+  if (route.params.body && req.body === undefined && Number(req.get('content-length') ?? 0) > 0) {
+    throw new ApiError('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.');
+  }
+  const body = route.signedBody ? { payload: rawBodyOf(req), signature: req.get(route.signedBody.header) ?? '' } : req.body;
+  return { path: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body };
+}
+
 export function routeHandler(services: Services, route: Route) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const { requestId } = locals(res);
       locals(res).operation = route.name;
-      let principal: Principal | null = null;
-      if (route.access !== 'public') {
-        principal = await authenticate(services, { apiKey: req.get('x-api-key'), authorization: req.get('authorization') });
-        assertAccess(principal, route.access, route.scope);
-        locals(res).orgId = principal?.orgId ?? undefined;
-      }
-      if (route.params.body && req.body === undefined && Number(req.get('content-length') ?? 0) > 0) {
-        throw new ApiError('unsupported_media_type', 'Send the request body as JSON with Content-Type: application/json.');
-      }
-      const body = route.signedBody ? { payload: rawBodyOf(req), signature: req.get(route.signedBody.header) ?? '' } : req.body;
-      const params = parseParams(route, { path: req.params as Record<string, string>, query: req.query as Record<string, unknown>, body });
-      // Idempotency-Key: a replay is answered here; otherwise the key is held until the answer is stored.
-      if (await idempotency(services, route, principal, params, req, res)) return;
-      if (route.meter) {
-        res.set('Service-Meter-Class', route.meter);
-        if (principal?.orgId) {
-          const charge = await chargeQuota(services, principal.orgId, route.meter, 1, requestId);
-          res.set('Service-Estimated-Cost', String(charge.priceMillicents));
-        }
-      }
-      if (route.access === 'public' && route.method === 'GET') res.set('Cache-Control', route.changesState ? 'no-store' : publicCacheControl);
-      const ctx = { ...services, principal, requestId, clientAddress: req.socket.remoteAddress };
-      if (route.stream) return await route.stream(params, ctx, res); // exports write their own download
-      const answer = await route.run(params, ctx);
-      if (route.page && req.accepts(['application/json', 'text/html']) === 'text/html') return void res.status(200).type('html').send(route.page(answer));
-      res.status(200).json(answer);
+      await runPipeline(
+        services,
+        { route, caller: { credentials: { apiKey: req.get('x-api-key'), authorization: req.get('authorization') } }, raw: () => rawParamsOf(route, req), requestId, clientAddress: req.socket.remoteAddress },
+        {
+          authenticated: (principal) => void (locals(res).orgId = principal?.orgId ?? undefined),
+          // Idempotency-Key: a replay is answered here; otherwise the key is held until the answer is stored.
+          admit: (principal, params) => idempotency(services, route, principal, params, req, res),
+          metering: (meterClass) => void res.set('Service-Meter-Class', meterClass),
+          charged: (charge) => void res.set('Service-Estimated-Cost', String(charge.priceMillicents)),
+          async execute(run, ctx, params) {
+            if (route.access === 'public' && route.method === 'GET') res.set('Cache-Control', route.changesState ? 'no-store' : publicCacheControl);
+            if (route.stream) return await route.stream(params, ctx, res); // exports write their own download
+            const answer = await run();
+            if (route.page && req.accepts(['application/json', 'text/html']) === 'text/html') return void res.status(200).type('html').send(route.page(answer));
+            res.status(200).json(answer);
+          },
+        },
+      );
     } catch (error) {
       next(error);
     }

@@ -1,8 +1,8 @@
 // MCP resources: what an agent can cite, by URI. Listing walks what was ingested; reading runs
-// the route of the table that serves the same thing over REST.
+// the route of the table that serves the same thing over REST, through the request pipeline.
 import type { Context } from '../../resolvers/context.ts';
 import { toApiError } from '../../core/errors.ts';
-import { parseParams } from '../../catalogue/params.ts';
+import { routeAnswer, runPipeline } from '../../catalogue/pipeline.ts';
 import type { Route } from '../../catalogue/route.ts';
 import { fromApiError, invalidParams } from './protocol.ts';
 
@@ -34,24 +34,33 @@ export async function listResources(ctx: Context, cursor: unknown) {
   return { resources: page, ...(offset + pageSize < all.length ? { nextCursor: String(offset + pageSize) } : {}) };
 }
 
-const uriPatterns: { pattern: RegExp; route: string; params: (m: RegExpMatchArray) => { path: Record<string, string>; query: Record<string, string> }; mimeType: string }[] = [
-  { pattern: /^sec:\/\/entities\/(\d{10})$/, route: 'entities_resolve', params: (m) => ({ path: {}, query: { identifier: m[1]!, view: 'agent' } }), mimeType: 'application/json' },
-  { pattern: /^sec:\/\/filings\/(\d{10}-\d{2}-\d{6})$/, route: 'filings_get', params: (m) => ({ path: { accession_number: m[1]! }, query: { view: 'agent' } }), mimeType: 'application/json' },
+const uriPatterns: { pattern: RegExp; uriTemplate: string; route: string; params: (m: RegExpMatchArray) => { path: Record<string, string>; query: Record<string, string> }; mimeType: string }[] = [
+  { pattern: /^sec:\/\/entities\/(\d{10})$/, uriTemplate: 'sec://entities/{cik}', route: 'entities_resolve', params: (m) => ({ path: {}, query: { identifier: m[1]!, view: 'agent' } }), mimeType: 'application/json' },
+  { pattern: /^sec:\/\/filings\/(\d{10}-\d{2}-\d{6})$/, uriTemplate: 'sec://filings/{accession_number}', route: 'filings_get', params: (m) => ({ path: { accession_number: m[1]! }, query: { view: 'agent' } }), mimeType: 'application/json' },
   {
     pattern: /^sec:\/\/filings\/(\d{10}-\d{2}-\d{6})\/sections\/([a-z0-9_]+)$/,
+    uriTemplate: 'sec://filings/{accession_number}/sections/{section_key}',
     route: 'filings_section_get',
     params: (m) => ({ path: { accession_number: m[1]!, section_key: m[2]! }, query: { view: 'default' } }),
     mimeType: 'text/plain',
   },
 ];
 
+/** Which route of the table each resource template reads (and so is authorized, metered and billed as). */
+export const resourceRoutes: { uriTemplate: string; route: string }[] = uriPatterns.map(({ uriTemplate, route }) => ({ uriTemplate, route }));
+
+/**
+ * Reading a resource is a call of its route through the request pipeline, exactly as the tool of
+ * the same name: the same access check, quota window and price.
+ */
 export async function readResource(routes: Map<string, Route>, uri: unknown, ctx: Context) {
   if (typeof uri !== 'string') throw invalidParams('resources/read needs a uri.', 'validation_error');
   const match = uriPatterns.map((p) => ({ p, m: uri.match(p.pattern) })).find((x) => x.m);
   if (!match) throw invalidParams(`Unsupported resource URI ${JSON.stringify(uri)}; see resources/templates/list.`);
   const route = routes.get(match.p.route)!;
   try {
-    const body = (await route.run(parseParams(route, { ...match.p.params(match.m!), body: undefined }), ctx)) as Record<string, unknown>;
+    const outcome = await runPipeline(ctx, { route, caller: { principal: ctx.principal }, raw: { ...match.p.params(match.m!), body: undefined }, requestId: ctx.requestId, clientAddress: ctx.clientAddress });
+    const body = routeAnswer(outcome) as Record<string, unknown>;
     const text = match.p.mimeType === 'text/plain' ? String(body.text) : JSON.stringify(body);
     return { contents: [{ uri, mimeType: match.p.mimeType, text }] };
   } catch (error) {

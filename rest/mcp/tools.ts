@@ -1,12 +1,10 @@
 // MCP tools: one per route of the table marked `mcp`, named like the route. A call runs the
-// route exactly as REST does (same access check, quota and executor), in its agent view, within
-// a time budget and behind a circuit breaker.
+// route through the same request pipeline as REST (catalogue/pipeline.ts: access, params, quota,
+// billing, executor), in its agent view, within a time budget and behind a circuit breaker.
 import { z } from 'zod';
-import { assertAccess } from '../../resolvers/access.ts';
 import type { Context } from '../../resolvers/context.ts';
-import { chargeQuota } from '../../resolvers/metering.ts';
 import { ApiError, envelope, toApiError } from '../../core/errors.ts';
-import { parseParams } from '../../catalogue/params.ts';
+import { routeAnswer, runPipeline } from '../../catalogue/pipeline.ts';
 import type { Route } from '../../catalogue/route.ts';
 import { CircuitBreaker } from './breaker.ts';
 import { fromApiError, invalidParams, McpError, rpcCodes } from './protocol.ts';
@@ -72,29 +70,35 @@ export async function callTool(tools: Map<string, Route>, name: unknown, args: u
   const query = { ...Object.fromEntries(queryArgs.map(([k, v]) => [k, typeof v === 'number' || typeof v === 'boolean' ? String(v) : v])), ...(route.params.query?.shape.view ? { view: 'agent' } : {}) };
   if ('view' in given) throw invalidParams('`view` is not an argument of a tool: tools always answer in the agent view.', 'validation_error', { parameter: 'view' });
 
-  let params;
+  // Refusals before the tool runs (access, arguments, quota, billing) are protocol errors (SPEC 7.3).
   try {
-    params = parseParams(route, { path, query, body });
+    const outcome = await runPipeline(
+      ctx,
+      { route, caller: { principal: ctx.principal }, raw: { path, query, body }, requestId: ctx.requestId, clientAddress: ctx.clientAddress },
+      {
+        // a paused tool is refused before it is charged
+        admit: async () => {
+          const retryAfter = options.breaker.retryAfter(route.name);
+          if (retryAfter) throw new McpError(503, rpcCodes.circuitOpen, 'mcp_tool_circuit_open', `The ${route.name} tool failed repeatedly and is paused; retry after ${retryAfter} s.`, {}, retryAfter);
+          return false;
+        },
+        execute: (run) => answerAsTool(route, run, ctx, options),
+      },
+    );
+    return routeAnswer(outcome);
   } catch (error) {
-    const known = toApiError(error);
-    throw invalidParams(known?.message ?? 'The arguments do not match the tool\'s input schema.', 'validation_error', { ...(known?.options.details ?? {}) });
-  }
-
-  const retryAfter = options.breaker.retryAfter(route.name);
-  if (retryAfter) throw new McpError(503, rpcCodes.circuitOpen, 'mcp_tool_circuit_open', `The ${route.name} tool failed repeatedly and is paused; retry after ${retryAfter} s.`, {}, retryAfter);
-
-  try {
-    assertAccess(ctx.principal, route.access, route.scope);
-    if (route.meter && ctx.principal?.orgId) await chargeQuota(ctx, ctx.principal.orgId, route.meter, 1, ctx.requestId);
-  } catch (error) {
+    if (error instanceof McpError) throw error;
     const known = toApiError(error);
     throw known ? fromApiError(known) : error;
   }
+}
 
+/** Runs the tool within its time budget; what the route answers, even an error of the caller's, is the tool's result. */
+async function answerAsTool(route: Route, run: () => Promise<unknown>, ctx: Context, options: McpToolOptions) {
   try {
     const remaining = options.timeoutMs - (Date.now() - options.arrivedAt);
     if (remaining <= 0) throw new ToolTimeout();
-    const structured = (await withinBudget(route.run(params, ctx), remaining)) as Record<string, unknown>;
+    const structured = (await withinBudget(run(), remaining)) as Record<string, unknown>;
     options.breaker.succeeded(route.name);
     return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured, isError: false };
   } catch (error) {
