@@ -73,6 +73,7 @@ export const errorStatus = {
   rate_limiter_unavailable: 503,
   workos_authorization_server_unavailable: 503,
   service_unavailable: 503,
+  database_unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof errorStatus;
@@ -168,6 +169,32 @@ export function toApiError(error: unknown): ApiError | undefined {
     const reason = variable[2]!.replace(/^Expected type "\w+"\. /, '');
     return new ApiError('invalid_request_parameter', `Parameter \`${parameter}\`: ${reason}.`, { details: { parameter } });
   }
+  if (databaseUnreachable(error)) {
+    return new ApiError('database_unavailable', 'The database is not reachable for the moment; nothing was changed. Retry after the time given.', { retryAfter: databaseRetryAfterSeconds, retryable: true });
+  }
   if (error instanceof GraphQLError && error.originalError) return toApiError(error.originalError);
   return undefined;
+}
+
+/** Long enough for a restarting PostgreSQL to accept connections again; the pool reconnects by itself. */
+const databaseRetryAfterSeconds = 2;
+
+/** Prisma's codes for a database it cannot reach or that dropped the connection (P1xxx), and its pool's timeout. */
+const unreachableCodes = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/** The driver adapter's own kinds for the same. */
+const unreachableKinds = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections', 'DatabaseDoesNotExist']);
+
+/**
+ * A failure of the database itself rather than of the request: stopped, restarting, refusing
+ * connections (SQLSTATE class 08, connection exceptions; 57P, an operator's shutdown or a crash;
+ * 53300, too many connections). Read by shape, since this floor does not import the client.
+ */
+export function databaseUnreachable(error: unknown): boolean {
+  const e = error as { code?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: string; code?: string } } }; cause?: { kind?: string; code?: string } } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (typeof e.code === 'string' && unreachableCodes.has(e.code)) return true;
+  const cause = e.meta?.driverAdapterError?.cause ?? ((error as { name?: string }).name === 'DriverAdapterError' ? e.cause : undefined);
+  if (!cause) return false;
+  if (cause.kind && unreachableKinds.has(cause.kind)) return true;
+  return cause.kind === 'postgres' && typeof cause.code === 'string' && (/^(08|57P)/.test(cause.code) || cause.code === '53300');
 }

@@ -4327,6 +4327,7 @@ export type CompanyConceptScalarFieldEnum = (typeof CompanyConceptScalarFieldEnu
 export const StatementPeriodScalarFieldEnum = {
   cik: 'cik',
   basis: 'basis',
+  asReported: 'asReported',
   periodEnd: 'periodEnd',
   fiscalYear: 'fiscalYear',
   fiscalPeriod: 'fiscalPeriod',

@@ -39,6 +39,7 @@ export type StatementPeriodSumAggregateOutputType = {
 export type StatementPeriodMinAggregateOutputType = {
   cik: string | null
   basis: string | null
+  asReported: string | null
   periodEnd: Date | null
   fiscalYear: number | null
   fiscalPeriod: string | null
@@ -47,6 +48,7 @@ export type StatementPeriodMinAggregateOutputType = {
 export type StatementPeriodMaxAggregateOutputType = {
   cik: string | null
   basis: string | null
+  asReported: string | null
   periodEnd: Date | null
   fiscalYear: number | null
   fiscalPeriod: string | null
@@ -55,6 +57,7 @@ export type StatementPeriodMaxAggregateOutputType = {
 export type StatementPeriodCountAggregateOutputType = {
   cik: number
   basis: number
+  asReported: number
   periodEnd: number
   fiscalYear: number
   fiscalPeriod: number
@@ -74,6 +77,7 @@ export type StatementPeriodSumAggregateInputType = {
 export type StatementPeriodMinAggregateInputType = {
   cik?: true
   basis?: true
+  asReported?: true
   periodEnd?: true
   fiscalYear?: true
   fiscalPeriod?: true
@@ -82,6 +86,7 @@ export type StatementPeriodMinAggregateInputType = {
 export type StatementPeriodMaxAggregateInputType = {
   cik?: true
   basis?: true
+  asReported?: true
   periodEnd?: true
   fiscalYear?: true
   fiscalPeriod?: true
@@ -90,6 +95,7 @@ export type StatementPeriodMaxAggregateInputType = {
 export type StatementPeriodCountAggregateInputType = {
   cik?: true
   basis?: true
+  asReported?: true
   periodEnd?: true
   fiscalYear?: true
   fiscalPeriod?: true
@@ -186,6 +192,7 @@ export type StatementPeriodGroupByArgs<ExtArgs extends runtime.Types.Extensions.
 export type StatementPeriodGroupByOutputType = {
   cik: string
   basis: string
+  asReported: string
   periodEnd: Date
   fiscalYear: number
   fiscalPeriod: string
@@ -218,6 +225,7 @@ export type StatementPeriodWhereInput = {
   NOT?: Prisma.StatementPeriodWhereInput | Prisma.StatementPeriodWhereInput[]
   cik?: Prisma.StringFilter<"StatementPeriod"> | string
   basis?: Prisma.StringFilter<"StatementPeriod"> | string
+  asReported?: Prisma.StringFilter<"StatementPeriod"> | string
   periodEnd?: Prisma.DateTimeFilter<"StatementPeriod"> | Date | string
   fiscalYear?: Prisma.IntFilter<"StatementPeriod"> | number
   fiscalPeriod?: Prisma.StringFilter<"StatementPeriod"> | string
@@ -227,6 +235,7 @@ export type StatementPeriodWhereInput = {
 export type StatementPeriodOrderByWithRelationInput = {
   cik?: Prisma.SortOrder
   basis?: Prisma.SortOrder
+  asReported?: Prisma.SortOrder
   periodEnd?: Prisma.SortOrder
   fiscalYear?: Prisma.SortOrder
   fiscalPeriod?: Prisma.SortOrder
@@ -234,21 +243,23 @@ export type StatementPeriodOrderByWithRelationInput = {
 }
 
 export type StatementPeriodWhereUniqueInput = Prisma.AtLeast<{
-  cik_basis_periodEnd?: Prisma.StatementPeriodCikBasisPeriodEndCompoundUniqueInput
+  cik_basis_asReported_periodEnd?: Prisma.StatementPeriodCikBasisAsReportedPeriodEndCompoundUniqueInput
   AND?: Prisma.StatementPeriodWhereInput | Prisma.StatementPeriodWhereInput[]
   OR?: Prisma.StatementPeriodWhereInput[]
   NOT?: Prisma.StatementPeriodWhereInput | Prisma.StatementPeriodWhereInput[]
   cik?: Prisma.StringFilter<"StatementPeriod"> | string
   basis?: Prisma.StringFilter<"StatementPeriod"> | string
+  asReported?: Prisma.StringFilter<"StatementPeriod"> | string
   periodEnd?: Prisma.DateTimeFilter<"StatementPeriod"> | Date | string
   fiscalYear?: Prisma.IntFilter<"StatementPeriod"> | number
   fiscalPeriod?: Prisma.StringFilter<"StatementPeriod"> | string
   body?: Prisma.JsonFilter<"StatementPeriod">
-}, "cik_basis_periodEnd">
+}, "cik_basis_asReported_periodEnd">
 
 export type StatementPeriodOrderByWithAggregationInput = {
   cik?: Prisma.SortOrder
   basis?: Prisma.SortOrder
+  asReported?: Prisma.SortOrder
   periodEnd?: Prisma.SortOrder
   fiscalYear?: Prisma.SortOrder
   fiscalPeriod?: Prisma.SortOrder
@@ -266,6 +277,7 @@ export type StatementPeriodScalarWhereWithAggregatesInput = {
   NOT?: Prisma.StatementPeriodScalarWhereWithAggregatesInput | Prisma.StatementPeriodScalarWhereWithAggregatesInput[]
   cik?: Prisma.StringWithAggregatesFilter<"StatementPeriod"> | string
   basis?: Prisma.StringWithAggregatesFilter<"StatementPeriod"> | string
+  asReported?: Prisma.StringWithAggregatesFilter<"StatementPeriod"> | string
   periodEnd?: Prisma.DateTimeWithAggregatesFilter<"StatementPeriod"> | Date | string
   fiscalYear?: Prisma.IntWithAggregatesFilter<"StatementPeriod"> | number
   fiscalPeriod?: Prisma.StringWithAggregatesFilter<"StatementPeriod"> | string
@@ -275,6 +287,7 @@ export type StatementPeriodScalarWhereWithAggregatesInput = {
 export type StatementPeriodCreateInput = {
   cik: string
   basis: string
+  asReported?: string
   periodEnd: Date | string
   fiscalYear: number
   fiscalPeriod: string
@@ -284,6 +297,7 @@ export type StatementPeriodCreateInput = {
 export type StatementPeriodUncheckedCreateInput = {
   cik: string
   basis: string
+  asReported?: string
   periodEnd: Date | string
   fiscalYear: number
   fiscalPeriod: string
@@ -293,6 +307,7 @@ export type StatementPeriodUncheckedCreateInput = {
 export type StatementPeriodUpdateInput = {
   cik?: Prisma.StringFieldUpdateOperationsInput | string
   basis?: Prisma.StringFieldUpdateOperationsInput | string
+  asReported?: Prisma.StringFieldUpdateOperationsInput | string
   periodEnd?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fiscalYear?: Prisma.IntFieldUpdateOperationsInput | number
   fiscalPeriod?: Prisma.StringFieldUpdateOperationsInput | string
@@ -302,6 +317,7 @@ export type StatementPeriodUpdateInput = {
 export type StatementPeriodUncheckedUpdateInput = {
   cik?: Prisma.StringFieldUpdateOperationsInput | string
   basis?: Prisma.StringFieldUpdateOperationsInput | string
+  asReported?: Prisma.StringFieldUpdateOperationsInput | string
   periodEnd?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fiscalYear?: Prisma.IntFieldUpdateOperationsInput | number
   fiscalPeriod?: Prisma.StringFieldUpdateOperationsInput | string
@@ -311,6 +327,7 @@ export type StatementPeriodUncheckedUpdateInput = {
 export type StatementPeriodCreateManyInput = {
   cik: string
   basis: string
+  asReported?: string
   periodEnd: Date | string
   fiscalYear: number
   fiscalPeriod: string
@@ -320,6 +337,7 @@ export type StatementPeriodCreateManyInput = {
 export type StatementPeriodUpdateManyMutationInput = {
   cik?: Prisma.StringFieldUpdateOperationsInput | string
   basis?: Prisma.StringFieldUpdateOperationsInput | string
+  asReported?: Prisma.StringFieldUpdateOperationsInput | string
   periodEnd?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fiscalYear?: Prisma.IntFieldUpdateOperationsInput | number
   fiscalPeriod?: Prisma.StringFieldUpdateOperationsInput | string
@@ -329,21 +347,24 @@ export type StatementPeriodUpdateManyMutationInput = {
 export type StatementPeriodUncheckedUpdateManyInput = {
   cik?: Prisma.StringFieldUpdateOperationsInput | string
   basis?: Prisma.StringFieldUpdateOperationsInput | string
+  asReported?: Prisma.StringFieldUpdateOperationsInput | string
   periodEnd?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   fiscalYear?: Prisma.IntFieldUpdateOperationsInput | number
   fiscalPeriod?: Prisma.StringFieldUpdateOperationsInput | string
   body?: Prisma.JsonNullValueInput | runtime.InputJsonValue
 }
 
-export type StatementPeriodCikBasisPeriodEndCompoundUniqueInput = {
+export type StatementPeriodCikBasisAsReportedPeriodEndCompoundUniqueInput = {
   cik: string
   basis: string
+  asReported: string
   periodEnd: Date | string
 }
 
 export type StatementPeriodCountOrderByAggregateInput = {
   cik?: Prisma.SortOrder
   basis?: Prisma.SortOrder
+  asReported?: Prisma.SortOrder
   periodEnd?: Prisma.SortOrder
   fiscalYear?: Prisma.SortOrder
   fiscalPeriod?: Prisma.SortOrder
@@ -357,6 +378,7 @@ export type StatementPeriodAvgOrderByAggregateInput = {
 export type StatementPeriodMaxOrderByAggregateInput = {
   cik?: Prisma.SortOrder
   basis?: Prisma.SortOrder
+  asReported?: Prisma.SortOrder
   periodEnd?: Prisma.SortOrder
   fiscalYear?: Prisma.SortOrder
   fiscalPeriod?: Prisma.SortOrder
@@ -365,6 +387,7 @@ export type StatementPeriodMaxOrderByAggregateInput = {
 export type StatementPeriodMinOrderByAggregateInput = {
   cik?: Prisma.SortOrder
   basis?: Prisma.SortOrder
+  asReported?: Prisma.SortOrder
   periodEnd?: Prisma.SortOrder
   fiscalYear?: Prisma.SortOrder
   fiscalPeriod?: Prisma.SortOrder
@@ -379,6 +402,7 @@ export type StatementPeriodSumOrderByAggregateInput = {
 export type StatementPeriodSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   cik?: boolean
   basis?: boolean
+  asReported?: boolean
   periodEnd?: boolean
   fiscalYear?: boolean
   fiscalPeriod?: boolean
@@ -388,6 +412,7 @@ export type StatementPeriodSelect<ExtArgs extends runtime.Types.Extensions.Inter
 export type StatementPeriodSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   cik?: boolean
   basis?: boolean
+  asReported?: boolean
   periodEnd?: boolean
   fiscalYear?: boolean
   fiscalPeriod?: boolean
@@ -397,6 +422,7 @@ export type StatementPeriodSelectCreateManyAndReturn<ExtArgs extends runtime.Typ
 export type StatementPeriodSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   cik?: boolean
   basis?: boolean
+  asReported?: boolean
   periodEnd?: boolean
   fiscalYear?: boolean
   fiscalPeriod?: boolean
@@ -406,13 +432,14 @@ export type StatementPeriodSelectUpdateManyAndReturn<ExtArgs extends runtime.Typ
 export type StatementPeriodSelectScalar = {
   cik?: boolean
   basis?: boolean
+  asReported?: boolean
   periodEnd?: boolean
   fiscalYear?: boolean
   fiscalPeriod?: boolean
   body?: boolean
 }
 
-export type StatementPeriodOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"cik" | "basis" | "periodEnd" | "fiscalYear" | "fiscalPeriod" | "body", ExtArgs["result"]["statementPeriod"]>
+export type StatementPeriodOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"cik" | "basis" | "asReported" | "periodEnd" | "fiscalYear" | "fiscalPeriod" | "body", ExtArgs["result"]["statementPeriod"]>
 
 export type $StatementPeriodPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "StatementPeriod"
@@ -423,6 +450,10 @@ export type $StatementPeriodPayload<ExtArgs extends runtime.Types.Extensions.Int
      * annual | quarterly
      */
     basis: string
+    /**
+     * latest (restated values replace what was first filed) | first (each value as first filed)
+     */
+    asReported: string
     periodEnd: Date
     fiscalYear: number
     fiscalPeriod: string
@@ -855,6 +886,7 @@ export interface Prisma__StatementPeriodClient<T, Null = never, ExtArgs extends 
 export interface StatementPeriodFieldRefs {
   readonly cik: Prisma.FieldRef<"StatementPeriod", 'String'>
   readonly basis: Prisma.FieldRef<"StatementPeriod", 'String'>
+  readonly asReported: Prisma.FieldRef<"StatementPeriod", 'String'>
   readonly periodEnd: Prisma.FieldRef<"StatementPeriod", 'DateTime'>
   readonly fiscalYear: Prisma.FieldRef<"StatementPeriod", 'Int'>
   readonly fiscalPeriod: Prisma.FieldRef<"StatementPeriod", 'String'>
