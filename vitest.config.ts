@@ -26,5 +26,9 @@ export default defineConfig({
     // time is waiting: on child processes starting, on deliveries and settlements it polls for.
     // Two files at a time keep both cores busy.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A worker keeps the modules it loaded from one file to the next instead of loading the app (and
+    // building the GraphQL schema) again for each: that was a third of the run. Suites share no
+    // module state they change: every test service is made fresh by the harness.
+    isolate: false,
   },
 });

@@ -58,7 +58,13 @@ describe('the event log under concurrent writers', () => {
       expect(await readEvents(t.service.services.prisma, filter, cursor, 100)).toEqual([]);
 
       await early.query('COMMIT');
-      const after = await readAll(cursor);
+      // Events become visible once no older transaction is open anywhere on the server; suites
+      // running beside this one may hold one for a moment, so the reader waits as a poller would.
+      let after: LoggedEvent[] = [];
+      for (let attempt = 0; attempt < 100 && after.length < 2; attempt++) {
+        after = await readAll(cursor);
+        if (after.length < 2) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       expect(after.map((e) => e.id)).toEqual(['evt_0000000002-24-000001', 'evt_0000000002-24-000002']);
     } finally {
       await early.end();
