@@ -5,14 +5,19 @@
 // - any other list (a statement's lines, a filing's sections) is part of an object loaded whole
 //   (one query per list, however many parents: see test/data/nplus1.test.ts) and costs its
 //   selection once.
-// The document is also bounded in depth and aliases (tokens are bounded at parse).
+// The document is also bounded in depth and aliases (tokens are bounded at parse). Introspection
+// (`__schema`, `__type`) is measured like any other selection: its types are object types too.
 import {
   getNamedType,
   Kind,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
+  type GraphQLInterfaceType,
+  type GraphQLObjectType,
   type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -53,6 +58,8 @@ export interface Measured {
   cost: number;
   depth: number;
   aliases: number;
+  /** the operation reads the schema itself (`__schema`, `__type`) */
+  introspection: boolean;
 }
 
 export function measureDocument(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined, operationName?: string | null): Measured {
@@ -63,12 +70,24 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, v
     if (definition.kind === Kind.OPERATION_DEFINITION) operations.push(definition);
   }
   const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations[0];
-  if (!operation) return { cost: 0, depth: 0, aliases: 0 };
+  if (!operation) return { cost: 0, depth: 0, aliases: 0, introspection: false };
   const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
-  if (!root) return { cost: 0, depth: 0, aliases: 0 };
+  if (!root) return { cost: 0, depth: 0, aliases: 0, introspection: false };
 
   let aliases = 0;
   let depth = 0;
+
+  // The entry points of introspection are fields of the query root that getFields() does not list.
+  const queryRoot = schema.getQueryType();
+  let introspection = false;
+  const fieldOf = (type: GraphQLObjectType | GraphQLInterfaceType, name: string): GraphQLField<unknown, unknown> | undefined => {
+    const meta = type === queryRoot ? [SchemaMetaFieldDef, TypeMetaFieldDef].find((f) => f.name === name) : undefined;
+    if (meta) {
+      introspection = true;
+      return meta;
+    }
+    return type.getFields()[name];
+  };
 
   const sizeOf = (field: GraphQLField<unknown, unknown>, node: FieldNode): number | null => {
     for (const name of sizeArguments) {
@@ -99,8 +118,8 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, v
         continue;
       }
       if (selection.alias) aliases++;
-      const field = type.getFields()[selection.name.value];
-      if (!field) continue; // __typename and introspection's own fields
+      const field = fieldOf(type, selection.name.value);
+      if (!field) continue; // __typename, a leaf of every type
       const own = 1 + (fieldCosts[`${type.name}.${field.name}`] ?? 0);
       if (!selection.selectionSet) {
         total += own;
@@ -113,7 +132,7 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, v
   };
 
   const cost = costOf(operation.selectionSet, root, 1, new Set());
-  return { cost, depth, aliases };
+  return { cost, depth, aliases, introspection };
 }
 
 function valueOf(node: ValueNode, type: GraphQLField<unknown, unknown>['args'][number]['type'], variables: Record<string, unknown> | null | undefined): unknown {

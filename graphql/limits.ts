@@ -14,6 +14,12 @@ import { authorize, charge } from '../catalogue/pipeline.ts';
 import { measureDocument } from './cost.ts';
 
 export const maxDepth = 15;
+/**
+ * Introspection nests `ofType` as deep as the client asks for wrapped types: graphql-js's own
+ * query reaches 15 levels and GraphiQL's asks for more, so it gets a little more room; it is
+ * still bounded, like everything else.
+ */
+export const maxIntrospectionDepth = 20;
 export const maxAliases = 30;
 export const maxTokens = 5000;
 
@@ -23,11 +29,12 @@ export async function priceOperation(services: Services, args: Pick<ExecutionArg
   // mutation is refused here, before it is measured or charged.
   authorize(args.contextValue.principal, { access: 'public', scope: operationScope(schema, args.document, args.operationName) });
   const maxCost = services.config.graphqlMaxCost;
-  const { cost, depth, aliases } = measureDocument(schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
+  const { cost, depth, aliases, introspection } = measureDocument(schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
+  const depthLimit = introspection ? maxIntrospectionDepth : maxDepth;
   if (cost > maxCost) {
     throw new ApiError('query_cost_exceeded', `The operation would cost ${cost}; the limit per request is ${maxCost}. Ask for fewer items or fields, or split it.`, { details: { cost, limit: maxCost } });
   }
-  if (depth > maxDepth) throw new ApiError('query_depth_exceeded', `The operation is nested ${depth} levels deep; the limit is ${maxDepth}.`, { details: { depth, limit: maxDepth } });
+  if (depth > depthLimit) throw new ApiError('query_depth_exceeded', `The operation is nested ${depth} levels deep; the limit is ${depthLimit}.`, { details: { depth, limit: depthLimit } });
   if (aliases > maxAliases) throw new ApiError('query_aliases_exceeded', `The operation uses ${aliases} aliases; the limit is ${maxAliases}.`, { details: { aliases, limit: maxAliases } });
   const charged = await charge(services, args.contextValue.principal, 'graphql', cost, args.contextValue.requestId);
   return { cost, priceMillicents: charged?.priceMillicents ?? 0n };

@@ -1,5 +1,6 @@
 // GraphQL operations are priced before they run: refused past the documented limits with a 400
 // the client can act on, charged to the graphql meter by their cost, and told their cost.
+import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, orgWithKey, startTestService, type TestService } from './harness.ts';
 
@@ -43,6 +44,17 @@ describe('refused before they run', () => {
     for (let i = 0; i < 8; i++) inner = `filings(first: 1) { nodes { entity { ${inner} } } }`;
     const details = refusal(await graphql(`{ entities(limit: 1) { items { ${inner} } } }`), 'query_depth_exceeded');
     expect(details.limit).toBe(15);
+  });
+
+  it('introspection is measured too: a deep __schema query is refused, the standard one (GraphiQL\'s) is served', async () => {
+    let ofType = 'name';
+    for (let i = 0; i < 22; i++) ofType = `ofType { ${ofType} }`;
+    const details = refusal(await graphql(`{ __schema { types { fields { type { ${ofType} } } } } }`), 'query_depth_exceeded');
+    expect(details.limit).toBe(20);
+    const standard = await graphql(getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }));
+    expect(standard.status).toBe(200);
+    expect(standard.body.data.__schema.queryType.name).toBe('Query');
+    expect(standard.body.extensions.cost.requested).toBeGreaterThan(100); // its fields are priced like any others
   });
 
   it('many aliases: query_aliases_exceeded', async () => {
