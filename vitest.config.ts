@@ -22,12 +22,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Vitest runs one file at a time on a 2-core machine (cores minus one), yet much of a suite's
-    // time is waiting: on child processes starting, on deliveries and settlements it polls for.
-    // Two files at a time keep both cores busy.
-    // Against a database server, one file at a time: suites share the server, and an open
-    // transaction in one holds back what the event log shows another (its reads wait for every
-    // older transaction on the server), which turns their timing into flakes.
+    // On the embedded database each test service has its own PGlite, so two files at a time keep
+    // both cores busy (vitest's default on 2 cores is one). Against a database server, one at a
+    // time: suites share the server, and an open transaction in one holds back what the event log
+    // shows another (its reads wait for every older transaction on the server).
     maxWorkers: process.env.DATABASE_URL ? 1 : Math.max(2, availableParallelism() - 1),
     // A worker keeps the modules it loaded from one file to the next instead of loading the app (and
     // building the GraphQL schema) again for each: that was a third of the run. Suites share no
