@@ -19,6 +19,8 @@ export const dateParam = (what: string) =>
     .string()
     .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'expected a date YYYY-MM-DD', abort: true })
     .refine(isCalendarDate, 'not a calendar date')
+    // the JSON schema says what the regex and refine check: a calendar date (RFC 3339 full-date)
+    .meta({ format: 'date' })
     .optional()
     .describe(`${what} (YYYY-MM-DD, inclusive)`);
 
@@ -26,6 +28,40 @@ export const dateFilters = { filed_from: dateParam('Filed on or after'), filed_t
 
 export const cikParam = z.string().regex(/^\d{1,10}$/, 'expected a CIK, up to 10 digits').optional().describe('Central Index Key');
 export const tickerParam = z.string().min(1).max(12).optional().describe('Ticker symbol, e.g. AAPL');
+
+/**
+ * Queries that need one of some parameters (a company read needs `ticker` or `cik`), and which.
+ * OpenAPI describes each query parameter on its own, so no parameter schema can say "one of
+ * these": rest/openapi.ts reads the rule here and writes it into the operation (its description
+ * and its 400), beside the refinement that enforces it.
+ */
+export const requiredOneOf = z.registry<{ names: readonly string[]; exactlyOne: boolean }>();
+
+const orList = (names: readonly string[]) => names.map((n) => `\`${n}\``).join(', ').replace(/, ([^,]*)$/, ' or $1');
+
+/** The rule in words, as the parameters' descriptions, the operation and the 400 state it. */
+export const oneOfRule = (rule: { names: readonly string[]; exactlyOne: boolean }) => `${rule.exactlyOne ? 'exactly one' : 'one'} of ${orList(rule.names)} is required`;
+
+/**
+ * A strict query that refuses a request naming none of `names` (`exactlyOne`: or more than one)
+ * with 400 invalid_query_parameter, when the parameters are checked: before the read is charged,
+ * and the same through every door that reads the route (REST, MCP tools, monitors). Each of
+ * `names` says the rule in its description.
+ */
+export function oneOfRequired<S extends z.ZodRawShape>(shape: S, names: (keyof S & string)[], options: { exactlyOne?: boolean } = {}) {
+  const rule = { names, exactlyOne: options.exactlyOne ?? false };
+  const described: Record<string, z.ZodType> = { ...(shape as unknown as Record<string, z.ZodType>) };
+  for (const name of names) {
+    const about = described[name]!.description;
+    described[name] = described[name]!.describe(`${about ? `${about}. ` : ''}${oneOfRule(rule).replace(/^./, (c) => c.toUpperCase())}.`);
+  }
+  const query = z.strictObject(described as unknown as S).superRefine((q, ctx) => {
+    const given = names.filter((name) => (q as Record<string, unknown>)[name] !== undefined).length;
+    if (given === 0 || (rule.exactlyOne && given > 1)) ctx.addIssue({ code: 'custom', path: [names[0]!], message: oneOfRule(rule) });
+  });
+  requiredOneOf.add(query, rule);
+  return query;
+}
 
 export type View = 'default' | 'compact' | 'agent';
 

@@ -12,10 +12,10 @@
 // meter class and the charge, which its request record (catalogue/requestContext.ts) keeps.
 import { assertAccess, assertScope, type Access } from '../resolvers/access.ts';
 import { authenticate, type Credentials } from '../resolvers/authenticate.ts';
-import type { AdmittedCharge } from '../resolvers/billing/admission.ts';
 import type { Context, Services } from '../resolvers/context.ts';
-import { chargeQuota } from '../resolvers/metering.ts';
+import { chargeQuota, type MeteredCharge } from '../resolvers/metering.ts';
 import type { ApiKeyScope, Principal } from '../resolvers/principal.ts';
+import { assertCapabilities, type Capability } from '../resolvers/roles.ts';
 import { parseParams } from './params.ts';
 import type { Route } from './route.ts';
 
@@ -37,6 +37,7 @@ export interface PipelineRequest {
   raw: RawParams | (() => RawParams);
   requestId: string;
   clientAddress?: string;
+  userAgent?: string;
 }
 
 export interface DoorHooks<T> {
@@ -50,15 +51,16 @@ export interface DoorHooks<T> {
   /** the route's meter class, told before it is charged whatever the outcome (a 429 still names it) */
   metering?(meterClass: string): void;
   /** what the request was charged, once admitted by quota and billing */
-  charged?(charge: AdmittedCharge): void;
+  charged?(charge: MeteredCharge): void;
   /** Runs the route (execute and reshape: its operation, then its reshaper) the door's way; absent: the answer as is. */
   execute?(run: () => Promise<unknown>, ctx: Context, params: Params): Promise<T>;
 }
 
-/** Authorization a door or a route needs: its access class and the API key scope. */
+/** Authorization a door or a route needs: its access class, the API key scope, and what a person's role must allow. */
 export interface Requirement {
   access: Access;
   scope?: ApiKeyScope;
+  capabilities?: Iterable<Capability>;
 }
 
 /** Step 1: credentials to a principal (null without any); bad credentials are refused. */
@@ -67,13 +69,13 @@ export function authenticateCaller(services: Services, credentials: Credentials)
 }
 
 /**
- * Step 2: the access class of the route (public, authenticated, org, dashboard), then what an API
- * key's scope allows. Roles of members within an organization will be checked here too, after the
- * scope, so that every door gets them at once.
+ * Step 2: the access class of the route (public, authenticated, org, dashboard), what an API
+ * key's scope allows, and what a person's role allows (resolvers/roles.ts), here for every door.
  */
 export function authorize(principal: Principal | null, requirement: Requirement): void {
   assertAccess(principal, requirement.access);
   assertScope(principal, requirement.scope ?? 'read');
+  assertCapabilities(principal, requirement.capabilities ?? []);
 }
 
 /** Step 3: the raw params to the route's typed params, or the documented 400. */
@@ -86,7 +88,7 @@ export function validate(route: Route, raw: RawParams): Params {
  * graphql class. Refused with 429 past a quota window, 402 when nothing pays for it. A caller
  * without an organization (none reaches a metered route) is not charged.
  */
-export async function charge(services: Services, principal: Principal | null, meterClass: string, units: number, requestId: string): Promise<AdmittedCharge | null> {
+export async function charge(services: Services, principal: Principal | null, meterClass: string, units: number, requestId: string): Promise<MeteredCharge | null> {
   if (!principal?.orgId) return null;
   return chargeQuota(services, principal.orgId, meterClass, units, requestId);
 }
@@ -115,7 +117,7 @@ export async function runPipeline<T = unknown>(services: Services, request: Pipe
     const admitted = await charge(services, principal, route.meter, 1, request.requestId);
     if (admitted) door.charged?.(admitted);
   }
-  const ctx: Context = { ...services, principal, requestId: request.requestId, clientAddress: request.clientAddress };
+  const ctx: Context = { ...services, principal, requestId: request.requestId, clientAddress: request.clientAddress, userAgent: request.userAgent };
   const run = () => route.run(params, ctx);
   const answer = door.execute ? await door.execute(run, ctx, params) : ((await run()) as T);
   return { answered: 'by_route', answer };

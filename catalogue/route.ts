@@ -6,6 +6,7 @@ import type { DocumentNode } from 'graphql';
 import { z } from 'zod';
 import { operationScope, type Access } from '../resolvers/access.ts';
 import type { ApiKeyScope } from '../resolvers/principal.ts';
+import { operationCapabilities, type Capability } from '../resolvers/roles.ts';
 import type { Context } from '../resolvers/context.ts';
 import type { Watch, WatchedRecords } from '../resolvers/monitors/watchable.ts';
 import { schema } from '../schema/index.ts';
@@ -43,6 +44,12 @@ export interface Route {
    * (the raw body as sent, and this header) instead of parsed JSON, to verify before trusting it.
    */
   signedBody?: { header: string };
+  /**
+   * A sign-in (`start`: its answer carries `token` and `expiresAt`) or a sign-out (`end`). The
+   * REST door turns the token into the browser's session cookie (resolvers/accounts/cookie.ts),
+   * or leaves it in the body for a client that asked `tokenDelivery: "bearer"`.
+   */
+  session?: 'start' | 'end';
   /** listed as an MCP tool of the same name, answering with the route's agent view */
   mcp?: boolean;
   /** a list read a monitor can save (resolvers/monitors/) */
@@ -53,6 +60,8 @@ export interface Route {
   changesState?: boolean;
   /** what an API key needs to call it (set from the operation, resolvers/access.ts operationScope); absent: `read` */
   scope?: ApiKeyScope;
+  /** what a person's role must allow to call it (set from the operation, resolvers/roles.ts operationCapabilities) */
+  capabilities?: Capability[];
   /** the persisted GraphQL operation it runs, the same document a client may send to /graphql; absent: a handler route */
   operation?: DocumentNode;
   run(params: { path: any; query: any; body: any }, ctx: Context): Promise<unknown>;
@@ -73,7 +82,7 @@ type WatchDefinition = { records: WatchedRecords; scope?: string; restrict: 'onl
 const accessionPages = 5;
 
 /** What a route says about itself: everything but how it runs and what its params and response are typed as. */
-type RouteDescription = Omit<Route, 'params' | 'response' | 'run' | 'watch' | 'page' | 'changesState' | 'scope' | 'operation'>;
+type RouteDescription = Omit<Route, 'params' | 'response' | 'run' | 'watch' | 'page' | 'changesState' | 'scope' | 'capabilities' | 'operation'>;
 
 /** Response fields every object body carries. */
 export interface ResponseMeta {
@@ -108,6 +117,7 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
         ...rest,
         changesState,
         scope: operationScope(schema, operation),
+        capabilities: [...operationCapabilities(schema, operation)],
         operation,
         params: params as Route['params'],
         ...(watch ? { watch: watchOf(watch, answer) } : {}),

@@ -1,4 +1,5 @@
 // Everything the service reads from its environment, read once and passed down explicitly.
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /** Which database the service uses: a PostgreSQL server, or embedded PGlite in a folder. */
@@ -21,6 +22,12 @@ export interface IdentityProviderConfig {
   audience?: string;
   /** where the authorization server publishes its metadata (defaults to the issuer's well-known URL) */
   metadataUrl?: string;
+  /** IDS_AUTH_CLIENT_ID: this service as an OpenID Connect client of the issuer; with it, people sign in there (resolvers/accounts/oidc.ts) */
+  clientId?: string;
+  /** IDS_AUTH_CLIENT_SECRET: the client's secret at the issuer */
+  clientSecret?: string;
+  /** IDS_AUTH_PROVIDER_NAME: what the sign-in page calls the provider ("Continue with …"); the issuer's host name if unset */
+  displayName?: string;
 }
 
 export interface Config {
@@ -35,6 +42,8 @@ export interface Config {
   logLevel: string;
   /** an external identity provider; without one, sessions come from the local secret in the state folder */
   identityProvider?: IdentityProviderConfig;
+  /** IDS_SESSION_SECRET: signs session tokens; instances sharing a database share it (else a file in the state folder) */
+  sessionSecret?: string;
   /** the public address of this service, used in OAuth metadata (defaults to the address the server listens on, localAddress) */
   publicUrl: string;
   /** IDS_SHUTDOWN_GRACE_MS: how long a shutdown waits for requests and webhook attempts in flight (10 000) */
@@ -85,6 +94,12 @@ export interface Config {
   };
   /** IDS_REQUEST_RECORDS: record every request for diagnostics (on; `off` to measure what it costs) */
   recordRequests: boolean;
+  /**
+   * IDS_ANALYTICS_THREADS: worker threads that run the numerical part of portfolio analytics off the
+   * event loop (resolvers/analytics/pool.ts); one fewer than the cores by default, at least 1. `0`
+   * runs it on the event loop, as before the pool.
+   */
+  analyticsThreads: number;
   /** create the demo organization on a fresh database */
   createDemoOrg: boolean;
   mcp: {
@@ -121,8 +136,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           secret: env.IDS_AUTH_SECRET || undefined,
           audience: env.IDS_AUTH_AUDIENCE || undefined,
           metadataUrl: env.IDS_AUTH_METADATA_URL || undefined,
+          clientId: env.IDS_AUTH_CLIENT_ID || undefined,
+          clientSecret: env.IDS_AUTH_CLIENT_SECRET || undefined,
+          displayName: env.IDS_AUTH_PROVIDER_NAME || undefined,
         }
       : undefined,
+    sessionSecret: env.IDS_SESSION_SECRET || undefined,
     publicUrl: (env.IDS_PUBLIC_URL ?? localAddress(env.HOST ?? '127.0.0.1', port)).replace(/\/$/, ''),
     shutdownGraceMs: nonNegativeInteger(env, 'IDS_SHUTDOWN_GRACE_MS', 10_000),
     stripe: {
@@ -150,6 +169,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretKey: env.IDS_WEBHOOK_SECRET_KEY || undefined,
     },
     recordRequests: env.IDS_REQUEST_RECORDS !== 'off',
+    // one core stays with the event loop (requests, the embedded database)
+    analyticsThreads: nonNegativeInteger(env, 'IDS_ANALYTICS_THREADS', Math.max(1, availableParallelism() - 1)),
     createDemoOrg: env.IDS_DEMO_ORG !== 'off',
     mcp: {
       toolTimeoutMs: Number(env.IDS_MCP_TOOL_TIMEOUT_MS ?? 15_000),

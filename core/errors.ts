@@ -25,6 +25,23 @@ export const errorStatus = {
   billing_budget_hard_cap_exceeded: 402,
   billing_budget_approval_required: 402,
   browser_session_required: 403,
+  human_auth_required: 403,
+  operator_scope_required: 403,
+  role_forbidden: 403,
+  csrf_check_failed: 403,
+  organization_suspended: 403,
+  verification_code_invalid: 400,
+  verification_code_expired: 400,
+  invitation_invalid: 400,
+  session_not_found: 404,
+  member_not_found: 404,
+  invitation_not_found: 404,
+  user_not_found: 404,
+  organization_must_keep_owner: 409,
+  invitation_not_pending: 409,
+  already_a_member: 409,
+  rate_limited: 429,
+  verification_resend_rate_limited: 429,
   insufficient_scope: 403,
   organization_missing: 403,
   route_not_found: 404,
@@ -91,7 +108,29 @@ export interface ApiErrorOptions {
   retryAfter?: number;
   retryable?: boolean;
   hint?: string;
+  /** more response headers the answer carries, whatever the door (the quota's RateLimit fields on a 429) */
+  headers?: Record<string, string>;
 }
+
+/** The longest client value an error message repeats; past it, the value is cut with an ellipsis. */
+export const maxEchoedLength = 200;
+
+/** A value the client sent, as an error message may repeat it: at most maxEchoedLength characters. */
+export function clipped(value: string, max = maxEchoedLength): string {
+  return value.length > max ? `${value.slice(0, max)}…` : value;
+}
+
+/**
+ * Our own words never run 200 characters without a space, a client's value may (an id, a path,
+ * a name sent to GraphQL unchecked): whatever message repeats one, it is cut there.
+ */
+const unbrokenRun = new RegExp(`\\S{${maxEchoedLength + 1},}`, 'g');
+const clipRuns = (message: string) =>
+  message.replace(unbrokenRun, (run) => {
+    // the quotes and punctuation around a value are not part of it, and a value already clipped stays as it is
+    const [, before, value, after] = /^([`"'([]*)(.*?)([`"')\].,;:]*)$/s.exec(run)!;
+    return value!.length === maxEchoedLength + 1 && value!.endsWith('…') ? run : `${before}${clipped(value!)}${after}`;
+  });
 
 /**
  * A failure the client caused or may act on. It is a GraphQLError so that resolvers throw it
@@ -104,11 +143,12 @@ export class ApiError extends GraphQLError {
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
     const status = errorStatus[code];
-    super(message, {
+    const headers = { ...options.headers, ...(options.retryAfter !== undefined ? { 'Retry-After': String(options.retryAfter) } : {}) };
+    super(clipRuns(message), {
       extensions: {
         code,
         ...(options.details ? { details: options.details } : {}),
-        http: { status, ...(options.retryAfter !== undefined ? { headers: { 'Retry-After': String(options.retryAfter) } } : {}) },
+        http: { status, ...(Object.keys(headers).length ? { headers } : {}) },
       },
     });
     this.code = code;
@@ -166,7 +206,8 @@ export function toApiError(error: unknown): ApiError | undefined {
   const variable = error instanceof GraphQLError && !(error.originalError instanceof ApiError) ? /^Variable "\$(\w+)" got invalid value [^;]*; (.*)$/s.exec(error.message) : null;
   if (variable) {
     const parameter = variable[1] === 'after' ? 'cursor' : variable[1]!;
-    const reason = variable[2]!.replace(/^Expected type "\w+"\. /, '');
+    // graphql-js repeats the value it refused, however long
+    const reason = clipped(variable[2]!.replace(/^Expected type "\w+"\. /, ''));
     return new ApiError('invalid_request_parameter', `Parameter \`${parameter}\`: ${reason}.`, { details: { parameter } });
   }
   if (databaseUnreachable(error)) {

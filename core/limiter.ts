@@ -14,9 +14,16 @@ export interface QuotaWindow {
   limit: number;
 }
 
+/** One window as the decision left it: what is left of its limit and when it starts again. */
+export interface WindowState extends QuotaWindow {
+  remaining: number;
+  resetSeconds: number;
+}
+
 export type Decision =
-  | { allowed: true }
-  | { allowed: false; period: Period; limit: number; retryAfterSeconds: number }
+  /** `windows`: every window of the class after this request was counted, in the order asked */
+  | { allowed: true; windows: WindowState[] }
+  | { allowed: false; period: Period; limit: number; retryAfterSeconds: number; windows: WindowState[] }
   /** the shared store did not answer and the class fails closed */
   | { allowed: 'unavailable' };
 
@@ -25,28 +32,64 @@ export interface Limiter {
   close(): void;
 }
 
-/** ARGV: units, then (length, limit) per window. Rejected windows come back as [index, seconds until that window ends]; [-1, 0] admits. */
+/**
+ * ARGV: units, then (length, limit) per window. Answers [index, used, seconds left, used, seconds
+ * left, …]: index -1 when admitted (each window's use then counts this request), else the index of
+ * the first full window (nothing counted). The windows' use comes back in the same round trip, for
+ * the RateLimit header.
+ */
 const consumeScript = `
 local now = redis.call('TIME')
 local seconds = tonumber(now[1])
 local units = tonumber(ARGV[1])
 local keys = {}
+local reply = { -1 }
 for i = 2, #ARGV, 2 do
   local length = tonumber(ARGV[i])
   local start = seconds - (seconds % length)
   local key = KEYS[1] .. ':' .. length .. ':' .. start
   keys[#keys + 1] = { key, start + length }
   local used = tonumber(redis.call('GET', key) or '0')
-  if used + units > tonumber(ARGV[i + 1]) then
-    return { i / 2 - 1, start + length - seconds }
+  reply[#reply + 1] = used
+  reply[#reply + 1] = start + length - seconds
+  if reply[1] < 0 and used + units > tonumber(ARGV[i + 1]) then
+    reply[1] = i / 2 - 1
   end
 end
-for _, entry in ipairs(keys) do
-  redis.call('INCRBY', entry[1], units)
+if reply[1] >= 0 then
+  return reply
+end
+for n, entry in ipairs(keys) do
+  reply[2 * n] = redis.call('INCRBY', entry[1], units)
   redis.call('EXPIREAT', entry[1], entry[2] + 1)
 end
-return { -1, 0 }
+return reply
 `;
+
+const stateOf = (window: QuotaWindow, used: number, resetSeconds: number): WindowState => ({ ...window, remaining: Math.max(0, window.limit - used), resetSeconds });
+
+/** A Structured Field sf-string (RFC 9651 3.3.3): printable ASCII, quotes and backslashes escaped. */
+const sfString = (value: string) => `"${value.replace(/[^\x20-\x7e]/g, '').replace(/[\\"]/g, '\\$&')}"`;
+
+export interface RateLimitFields {
+  'RateLimit-Policy': string;
+  RateLimit: string;
+}
+
+/**
+ * The quota fields of draft-ietf-httpapi-ratelimit-headers, one policy per window of the meter
+ * class, named `<class>:<period>` (a class has a minute, an hour and a day window):
+ * `RateLimit-Policy: "data_read:minute";q=100;w=60, …` (q: the limit, w: the window in seconds)
+ * and `RateLimit: "data_read:minute";r=97;t=42, …` (r: what is left, t: seconds until the window
+ * starts again). Quota units are requests, for the graphql class the operation's cost.
+ */
+export function rateLimitFields(meterClass: string, windows: WindowState[]): RateLimitFields {
+  const name = (w: WindowState) => sfString(`${meterClass}:${w.period}`);
+  return {
+    'RateLimit-Policy': windows.map((w) => `${name(w)};q=${w.limit};w=${periodSeconds[w.period]}`).join(', '),
+    RateLimit: windows.map((w) => `${name(w)};r=${w.remaining};t=${Math.max(0, w.resetSeconds)}`).join(', '),
+  };
+}
 
 export class InProcessLimiter implements Limiter {
   private readonly counters = new Map<string, { windowEnd: number; used: number }>();
@@ -69,9 +112,10 @@ export class InProcessLimiter implements Limiter {
       return { window, counter };
     });
     const full = slots.find(({ window, counter }) => counter.used + units > window.limit);
-    if (full) return { allowed: false, period: full.window.period, limit: full.window.limit, retryAfterSeconds: full.counter.windowEnd - seconds };
+    const states = () => slots.map(({ window, counter }) => stateOf(window, counter.used, counter.windowEnd - seconds));
+    if (full) return { allowed: false, period: full.window.period, limit: full.window.limit, retryAfterSeconds: full.counter.windowEnd - seconds, windows: states() };
     for (const { counter } of slots) counter.used += units;
-    return { allowed: true };
+    return { allowed: true, windows: states() };
   }
 
   private dropExpired() {
@@ -84,7 +128,7 @@ export class InProcessLimiter implements Limiter {
   }
 }
 
-type ConsumeCommand = { idsConsumeQuota(key: string, ...args: number[]): Promise<[number, number]> };
+type ConsumeCommand = { idsConsumeQuota(key: string, ...args: number[]): Promise<number[]> };
 
 /** after Redis fails to answer, how long fail-open decisions skip it before one request tries it again */
 export const redisBackoffMs = 1000;
@@ -136,7 +180,7 @@ export class RedisLimiter implements Limiter {
     if (this.redis.status !== 'ready') return withoutRedis();
     if (failMode === 'open' && Date.now() < this.skipRedisUntil) return withoutRedis();
     const args = [units, ...windows.flatMap((w) => [periodSeconds[w.period], w.limit])];
-    let reply: [number, number];
+    let reply: number[];
     try {
       const command = (this.redis as Redis & ConsumeCommand).idsConsumeQuota(`${this.keyPrefix}:${subject}`, ...args);
       reply = await within(command, failMode === 'open' ? this.openTimeoutMs : failClosedTimeoutMs);
@@ -148,10 +192,11 @@ export class RedisLimiter implements Limiter {
       }
       return withoutRedis();
     }
-    const [index, retryAfterSeconds] = reply;
-    if (index < 0) return { allowed: true };
+    const [index] = reply as [number];
+    const states = windows.map((window, i) => stateOf(window, reply[1 + 2 * i]!, reply[2 + 2 * i]!));
+    if (index < 0) return { allowed: true, windows: states };
     const window = windows[index]!;
-    return { allowed: false, period: window.period, limit: window.limit, retryAfterSeconds: Math.max(1, retryAfterSeconds) };
+    return { allowed: false, period: window.period, limit: window.limit, retryAfterSeconds: Math.max(1, states[index]!.resetSeconds), windows: states };
   }
 
   close() {

@@ -7,11 +7,14 @@
 import { Lexer, Source, TokenKind, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { operationScope } from '../resolvers/access.ts';
+import { operationCapabilities } from '../resolvers/roles.ts';
 import type { Context, Services } from '../resolvers/context.ts';
 import { schema } from '../schema/index.ts';
 import { ApiError } from '../core/errors.ts';
 import { authorize, charge } from '../catalogue/pipeline.ts';
 import { measureDocument } from './cost.ts';
+import { refuseNulInput } from './input.ts';
+import type { RateLimitFields } from '../core/limiter.ts';
 
 export const maxDepth = 15;
 /**
@@ -24,10 +27,15 @@ export const maxAliases = 30;
 export const maxTokens = 5000;
 
 /** Measures an operation, refuses it past a limit, charges its cost; resolves to the cost and its price. */
-export async function priceOperation(services: Services, args: Pick<ExecutionArgs, 'document' | 'variableValues' | 'operationName'> & { contextValue: Context }): Promise<{ cost: number; priceMillicents: bigint }> {
+export async function priceOperation(services: Services, args: Pick<ExecutionArgs, 'document' | 'variableValues' | 'operationName'> & { contextValue: Context }): Promise<{ cost: number; priceMillicents: bigint; rateLimit?: RateLimitFields }> {
   // The door lets anyone in (each field checks its own access as it resolves); a read key's
   // mutation is refused here, before it is measured or charged.
-  authorize(args.contextValue.principal, { access: 'public', scope: operationScope(schema, args.document, args.operationName) });
+  authorize(args.contextValue.principal, {
+    access: 'public',
+    scope: operationScope(schema, args.document, args.operationName),
+    capabilities: operationCapabilities(schema, args.document, args.operationName),
+  });
+  refuseNulInput(args.document, args.variableValues as Record<string, unknown> | undefined);
   const maxCost = services.config.graphqlMaxCost;
   const { cost, depth, aliases, introspection } = measureDocument(schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
   const depthLimit = introspection ? maxIntrospectionDepth : maxDepth;
@@ -37,7 +45,7 @@ export async function priceOperation(services: Services, args: Pick<ExecutionArg
   if (depth > depthLimit) throw new ApiError('query_depth_exceeded', `The operation is nested ${depth} levels deep; the limit is ${depthLimit}.`, { details: { depth, limit: depthLimit } });
   if (aliases > maxAliases) throw new ApiError('query_aliases_exceeded', `The operation uses ${aliases} aliases; the limit is ${maxAliases}.`, { details: { aliases, limit: maxAliases } });
   const charged = await charge(services, args.contextValue.principal, 'graphql', cost, args.contextValue.requestId);
-  return { cost, priceMillicents: charged?.priceMillicents ?? 0n };
+  return { cost, priceMillicents: charged?.priceMillicents ?? 0n, rateLimit: charged?.rateLimit };
 }
 
 /** Whether a document has more than `maxTokens` tokens, counted before anything parses it. */
@@ -64,7 +72,8 @@ export function useGraphqlLimits(services: Services): Plugin<Context & { res?: {
       };
     },
     async onExecute({ args }) {
-      const { cost, priceMillicents } = await priceOperation(services, args as ExecutionArgs & { contextValue: Context });
+      const { cost, priceMillicents, rateLimit } = await priceOperation(services, args as ExecutionArgs & { contextValue: Context });
+      for (const [name, value] of Object.entries(rateLimit ?? {})) args.contextValue.res?.setHeader(name, value);
       args.contextValue.res?.setHeader('Service-Token-Count', String(cost));
       args.contextValue.res?.setHeader('Service-Meter-Class', 'graphql');
       args.contextValue.res?.setHeader('Service-Estimated-Cost', String(priceMillicents));

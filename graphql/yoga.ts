@@ -12,8 +12,10 @@ import type { Principal } from '../resolvers/principal.ts';
 import { schema } from '../schema/index.ts';
 import { toApiError, unexpectedError } from '../core/errors.ts';
 import { authenticateCaller } from '../catalogue/pipeline.ts';
+import { requestCredentials } from '../catalogue/credentials.ts';
 import { priceOperation, useGraphqlLimits } from './limits.ts';
 import { newId } from '../core/ids.ts';
+import { maxBodyBytes } from '../core/json.ts';
 
 
 export function createGraphqlHandler(services: Services) {
@@ -25,11 +27,12 @@ export function createGraphqlHandler(services: Services) {
     cors: false, // one policy for every door: server/cors.ts
     batching: false, // one operation per request, so that each is priced; an array body is 400 batching_not_supported
     plugins: [useGraphqlLimits(services), recordErrorCode],
-    logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => services.logger.error({ args }, 'graphql') },
+    // Yoga logs every error maskError replaced, a client's own (a 404, a bad variable) too: those are info.
+    logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => (args.every(isClientError) ? services.logger.info({ args }, 'graphql client error') : services.logger.error({ args }, 'graphql')) },
     context: async ({ request, req, res, params }) => {
-      const principal = await authenticateCaller(services, { apiKey: request.headers.get('x-api-key') ?? undefined, authorization: request.headers.get('authorization') ?? undefined });
+      const principal = await authenticateCaller(services, requestCredentials((name) => request.headers.get(name) ?? undefined, request.method, services.config.publicUrl));
       Object.assign(res.locals, { orgId: principal?.orgId ?? undefined, operation: params.operationName ?? undefined });
-      return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req'), clientAddress: req.socket.remoteAddress };
+      return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req'), clientAddress: req.socket.remoteAddress, userAgent: req.get('user-agent') };
     },
     maskedErrors: {
       maskError(error, _message) {
@@ -43,6 +46,8 @@ export function createGraphqlHandler(services: Services) {
     },
   });
 }
+
+const isClientError = (error: unknown) => (toApiError(error)?.status ?? 500) < 500;
 
 /** The first error's code, for the request's diagnostics record. */
 const recordErrorCode: Plugin<{ res?: Response }> = {
@@ -70,7 +75,8 @@ async function priced<T>(args: ExecutionArgs, run: (args: ExecutionArgs) => T | 
 
 /** graphql-ws on /graphql: credentials in connectionParams (`x-api-key` or `authorization`) or the upgrade request's headers. */
 export function attachGraphqlWs(httpServer: Server, services: Services) {
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  // a socket message is held to the same 1 MiB as a request body, before anything reads it
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: maxBodyBytes });
   const cleanup = useServer<Record<string, unknown>, { principal?: Principal | null }>(
     {
       schema,
@@ -82,7 +88,10 @@ export function attachGraphqlWs(httpServer: Server, services: Services) {
         const headers = ctx.extra.request.headers;
         const pick = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : (headers[name] as string | undefined));
         try {
-          ctx.extra.principal = await authenticateCaller(services, { apiKey: pick('x-api-key'), authorization: pick('authorization') });
+          // The browser's cookie comes with the handshake. A page cannot add headers to it, but it
+          // can put x-ids-csrf in connectionParams, and the handshake's Origin is the browser's own.
+          const credentials = requestCredentials((name) => (name === 'cookie' || name === 'origin' ? (headers[name] as string | undefined) : pick(name)), 'POST', services.config.publicUrl);
+          ctx.extra.principal = await authenticateCaller(services, credentials);
           return true;
         } catch {
           return false; // graphql-ws closes with 4403 Forbidden

@@ -5,18 +5,29 @@ import type { ApiKeyScope } from './principal.ts';
 import type { Context } from './context.ts';
 import type { Principal } from './principal.ts';
 
-export type Access = 'public' | 'authenticated' | 'org' | 'dashboard';
+/**
+ * `public`: anyone; `authenticated`: any credential; `org`: a credential with an organization;
+ * `session`: a signed-in person, in an organization or none (their devices, switching);
+ * `dashboard`: a signed-in person in an organization (keys, money).
+ */
+export type Access = 'public' | 'authenticated' | 'org' | 'session' | 'dashboard';
 
 /** `scope`: what an API key needs for the operation (operationScope); a session may do either. */
 export function assertAccess(principal: Principal | null, access: Access, scope: ApiKeyScope = 'read'): void {
   if (access === 'public') return;
-  if (access === 'dashboard') {
+  if (access === 'dashboard' || access === 'session') {
     if (!principal) throw new ApiError('missing_browser_session', 'This action needs a signed-in dashboard session (Authorization: Bearer <session token>).');
     if (principal.kind !== 'session') throw new ApiError('browser_session_required', 'This action needs a signed-in dashboard session; an API key cannot perform it.');
   }
   if (!principal) throw new ApiError('missing_api_key', 'Send your API key in the x-api-key header.', { hint: 'Create a key in the dashboard or with `npm run ids -- keys:create --org <id>`.' });
   if ((access === 'org' || access === 'dashboard') && !principal.orgId) {
     throw new ApiError('organization_missing', 'This session has no organization context; sign in to an organization first.');
+  }
+  if ((access === 'org' || access === 'dashboard') && principal.orgSuspendedAt) {
+    throw new ApiError('organization_suspended', 'This organization is suspended by the service\'s operators: its API keys and sessions are refused until it is unsuspended.', {
+      details: { suspendedAt: principal.orgSuspendedAt.toISOString() },
+      hint: 'Contact the service\'s operators. A member may still sign in and switch to another organization.',
+    });
   }
   assertScope(principal, scope);
 }

@@ -10,6 +10,7 @@ import type { QuotaWindow } from '../core/limiter.ts';
 import { publishAll } from '../subscriptions/events.ts';
 import { requireDashboard } from './access.ts';
 import { insertApiKey, parseScopes } from './apiKeys.ts';
+import { recordAudit } from './accounts/audit.ts';
 import type { Context } from './context.ts';
 
 export const sponsorTokenPrefix = 'idsp_';
@@ -94,7 +95,7 @@ export async function exchangeSponsorToken(ctx: Context, input: { sponsorToken: 
   const tokenHash = sha256Hex(input.sponsorToken);
   const agentName = input.agentName?.trim() || undefined;
   const now = new Date();
-  const { token, apiKey, secret, event } = await ctx.prisma.$transaction(async (tx) => {
+  const { token, apiKey, secret, events } = await ctx.prisma.$transaction(async (tx) => {
     const [claimed] = await tx.sponsorToken.updateManyAndReturn({
       where: { tokenHash, usedAt: null, revokedAt: null, expiresAt: { gt: now }, ...(agentName ? { agentName } : {}) },
       data: { usedAt: now },
@@ -102,8 +103,11 @@ export async function exchangeSponsorToken(ctx: Context, input: { sponsorToken: 
     if (!claimed) throw refused();
     const { apiKey, secret, event } = await insertApiKey(tx, claimed.orgId, claimed.agentName, claimed.createdByUserId, ctx.requestId, claimed.scopes);
     const used = await tx.sponsorToken.update({ where: { id: claimed.id }, data: { apiKeyId: apiKey.id } });
-    return { token: used, apiKey, secret, event };
+    // the person who minted the token let the agent in: the entry is theirs
+    const sponsor = claimed.createdByUserId ? await tx.user.findUnique({ where: { id: claimed.createdByUserId }, select: { id: true, email: true } }) : null;
+    const audit = await recordAudit(tx, ctx, claimed.orgId, 'api_key.created', { type: 'api_key', id: apiKey.id }, { name: apiKey.name, hint: apiKey.hint, scopes: apiKey.scopes, via: 'sponsor_token', sponsorTokenId: claimed.id }, sponsor ? { type: 'user', id: sponsor.id, email: sponsor.email } : { type: 'system', id: null, email: null });
+    return { token: used, apiKey, secret, events: [event, audit] };
   });
-  await publishAll(ctx.bus, [event]);
+  await publishAll(ctx.bus, events);
   return { sponsorToken: token, apiKey, secret };
 }

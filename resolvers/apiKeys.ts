@@ -10,6 +10,7 @@ import { apiKeyScopes, type ApiKeyScope } from './principal.ts';
 import type { Context, Services } from './context.ts';
 import type { Principal } from './principal.ts';
 import type { CachedKey } from './requestCache.ts';
+import { recordAudit } from './accounts/audit.ts';
 
 export const apiKeyPrefix = 'idsk_';
 /** the shape of an API key's id, `key_` and 24 base62 characters */
@@ -80,9 +81,17 @@ export async function issueApiKey(services: Pick<Services, 'prisma' | 'bus'>, or
   return { apiKey, secret };
 }
 
+/** A person creates a key in their organization: the key, its event and its audit entry in one transaction. */
 export async function createApiKey(ctx: Context, name: string, scopes?: readonly string[] | null) {
   const session = requireDashboard(ctx);
-  return issueApiKey(ctx, session.orgId, name, session.userId, ctx.requestId, parseScopes(scopes));
+  const granted = parseScopes(scopes);
+  const { apiKey, secret, events } = await ctx.prisma.$transaction(async (tx) => {
+    const created = await insertApiKey(tx, session.orgId, name, session.userId, ctx.requestId, granted);
+    const audit = await recordAudit(tx, ctx, session.orgId, 'api_key.created', { type: 'api_key', id: created.apiKey.id }, { name, hint: created.apiKey.hint, scopes: granted });
+    return { ...created, events: [created.event, audit] };
+  });
+  await publishAll(ctx.bus, events);
+  return { apiKey, secret };
 }
 
 /** Revokes a key of the session's organization; revoking a revoked key changes nothing. */
@@ -94,9 +103,10 @@ export async function revokeApiKey(ctx: Context, keyId: string) {
   const { apiKey, event } = await ctx.prisma.$transaction(async (tx) => {
     const apiKey = await tx.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
     const event = await recordEvent(tx, 'api_key.revoked', session.orgId, { apiKeyId: key.id, hint: key.hint }, ctx.requestId);
-    return { apiKey, event };
+    const audit = await recordAudit(tx, ctx, session.orgId, 'api_key.revoked', { type: 'api_key', id: key.id }, { name: key.name, hint: key.hint });
+    return { apiKey, event: [event, audit] };
   });
-  await publishAll(ctx.bus, [event]);
+  await publishAll(ctx.bus, event);
   ctx.cache.forgetOrg(session.orgId); // other instances forget it when the event reaches them
   return apiKey;
 }

@@ -10,6 +10,7 @@ import type { RequestLog } from './requestLog.ts';
 import type { Admission } from './billing/admission.ts';
 import type { Mailer } from '../subscriptions/email/mailer.ts';
 import type { Principal } from './principal.ts';
+import type { AnalyticsRunner } from './analytics/runner.ts';
 
 
 /** Long-lived parts of one running service. */
@@ -20,6 +21,8 @@ export interface Services {
   limiter: Limiter;
   bus: EventBus;
   sessions: SessionVerifier;
+  /** signs the tokens of sessions this service starts (resolvers/accounts/sessions.ts) */
+  sessionSecret: string;
   cache: RequestCache;
   webhooks: WebhookSettings;
   /** every request's diagnostics record, written in batches */
@@ -27,6 +30,8 @@ export interface Services {
   /** pays for metered requests before they run (billing gates, grant and credit) */
   admission: Admission;
   email: EmailSettings;
+  /** runs the numerical part of portfolio analytics, on worker threads unless IDS_ANALYTICS_THREADS is 0 */
+  analytics: AnalyticsRunner;
 }
 
 /** What monitor email delivery needs: the SMTP client (null without IDS_SMTP_URL) and the key of unsubscribe links. */
@@ -50,4 +55,6 @@ export interface Context extends Services {
   requestId: string;
   /** the peer's address as the door saw it (`trust proxy` is off); absent for the service's own callers (monitors) */
   clientAddress?: string;
+  /** the client's User-Agent, for the list of a person's signed-in devices */
+  userAgent?: string;
 }

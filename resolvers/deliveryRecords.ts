@@ -26,7 +26,7 @@ const page = <T>(records: RecordsPage<T>['records'], hasMore: boolean, endCursor
 
 /** [from, to) as the log reader takes it; an empty or inverted window is the client's mistake. */
 function checkedWindow({ from, to }: Window) {
-  if (from && to && from >= to) throw new ApiError('invalid_request_parameter', 'Query parameter `from` must be before `to`.', { details: { parameter: 'from' } });
+  if (from && to && from >= to) throw new ApiError('invalid_request_parameter', 'Parameter `from` must be before `to`.', { details: { parameter: 'from' } });
   return { createdFrom: from ?? undefined, createdBefore: to ?? undefined };
 }
 
@@ -43,7 +43,7 @@ function encodeCursor(kind: string, { position, subscriptionId }: RecordCursor):
 }
 
 function decodeCursor(kind: string, value: string): RecordCursor {
-  const refused = new ApiError('invalid_query_parameter', 'Query parameter `cursor`: not a cursor this list issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
+  const refused = new ApiError('invalid_query_parameter', 'Parameter `cursor`: not a cursor this list issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
   let r: { v?: unknown; k?: unknown; t?: unknown; q?: unknown; s?: unknown };
   try {
     if (!/^[A-Za-z0-9_-]+$/.test(value)) throw refused;

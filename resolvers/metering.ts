@@ -2,12 +2,21 @@
 // quota windows (SPEC 8), then its price, paid from the starter grant, the plan or prepaid credit
 // (resolvers/billing/admission.ts), or refused with a 402 (SPEC 7.1).
 import { ApiError } from '../core/errors.ts';
+import { rateLimitFields, type RateLimitFields } from '../core/limiter.ts';
 import type { AdmittedCharge } from './billing/admission.ts';
 import type { Services } from './context.ts';
 import { cachedQuotas } from './requestCache.ts';
 
+export interface MeteredCharge extends AdmittedCharge {
+  /**
+   * The RateLimit-Policy and RateLimit response fields of the class's windows, this request
+   * counted: the limiter's decision reports them, so they cost no round trip of their own.
+   */
+  rateLimit: RateLimitFields;
+}
+
 /** `units`: 1 for a request; a GraphQL operation's cost for the graphql class. */
-export async function chargeQuota(services: Services, orgId: string, meterClass: string, units = 1, requestId = ''): Promise<AdmittedCharge> {
+export async function chargeQuota(services: Services, orgId: string, meterClass: string, units = 1, requestId = ''): Promise<MeteredCharge> {
   const found = await cachedQuotas(services, orgId);
   if (!found) throw new ApiError('organization_missing', 'The organization of this credential no longer exists.');
   const windows = found.quotas.filter((q) => q.meterClass === meterClass);
@@ -24,12 +33,22 @@ export async function chargeQuota(services: Services, orgId: string, meterClass:
     });
   }
   const decision = await services.limiter.consume(`${orgId}:${meterClass}`, windows, windows[0]!.failMode, units);
-  if (decision.allowed === true) return services.admission.admit(found.org, meterClass, units, requestId);
+  if (decision.allowed === true) {
+    const rateLimit = rateLimitFields(meterClass, decision.windows);
+    try {
+      return { ...(await services.admission.admit(found.org, meterClass, units, requestId)), rateLimit };
+    } catch (error) {
+      // a 402 after the windows counted the request still says where they stand
+      if (error instanceof ApiError) throw new ApiError(error.code, error.message, { ...error.options, headers: { ...error.options.headers, ...rateLimit } });
+      throw error;
+    }
+  }
   if (decision.allowed === 'unavailable') {
     throw new ApiError('rate_limiter_unavailable', 'Quota checks are temporarily unavailable for this class of request; retry shortly.', { retryAfter: 1 });
   }
   throw new ApiError('rate_limit_exceeded', `The ${decision.period} window of ${meterClass} requests (${decision.limit}) is full.`, {
     retryAfter: decision.retryAfterSeconds,
+    headers: { ...rateLimitFields(meterClass, decision.windows) },
     details: { meterClass, period: decision.period, limit: decision.limit },
   });
 }

@@ -2,6 +2,7 @@
 import type { Db, PrismaClient } from '../prisma/db.ts';
 import type { Period } from '../core/limiter.ts';
 import { newId } from '../core/ids.ts';
+import type { Role } from './roles.ts';
 
 export const starterPlanKey = 'sandbox_grant';
 
@@ -12,7 +13,8 @@ export async function createOrganization(prisma: Db, name: string, options: { is
   });
 }
 
-export async function addMember(prisma: Db, orgId: string, email: string, role = 'member') {
+/** Makes the person (created if new) a member; an existing member keeps their role. */
+export async function addMember(prisma: Db, orgId: string, email: string, role: Role) {
   const user = await prisma.user.upsert({ where: { email }, create: { id: newId('usr'), email }, update: {} });
   await prisma.membership.upsert({ where: { userId_orgId: { userId: user.id, orgId } }, create: { userId: user.id, orgId, role }, update: {} });
   return user;

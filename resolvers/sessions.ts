@@ -1,6 +1,8 @@
-// Dashboard sessions: bearer JWTs from the identity provider. Without an external provider the
-// service is its own: tokens are HS256-signed with a secret kept in the state folder, and the
-// CLI's `session` command mints them.
+// Session tokens. The service issues its own (HS256 with a secret kept in the state folder),
+// each naming the Session row behind it (`sid`), which says who, in which organization, and
+// whether it was ended; people get one by signing in (resolvers/accounts/), scripts from the
+// CLI's `session` command. With an external provider configured (IDS_AUTH_ISSUER), its bearer
+// tokens are accepted as well, verified against its keys.
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
@@ -16,9 +18,11 @@ export interface SessionClaims {
   /** the provider's subject (user id) */
   subject: string;
   email: string;
-  /** the provider's organization id, if the session is inside one */
+  /** the provider's organization id, if the session is inside one (external tokens only: a local session's row says) */
   orgId: string | null;
   expiresAt: Date;
+  /** the Session row of a token this service issued; null for an external provider's */
+  sessionId: string | null;
 }
 
 export interface SessionVerifier {
@@ -28,11 +32,12 @@ export interface SessionVerifier {
 interface TokenPayload extends jwt.JwtPayload {
   email?: string;
   org_id?: string;
+  sid?: string;
 }
 
 function toClaims(payload: TokenPayload): SessionClaims {
   if (!payload.sub || !payload.email || !payload.exp) throw new ApiError('authentication_failed', 'The session token lacks a subject, email or expiry.');
-  return { subject: payload.sub, email: payload.email, orgId: payload.org_id ?? null, expiresAt: new Date(payload.exp * 1000) };
+  return { subject: payload.sub, email: payload.email, orgId: payload.org_id ?? null, expiresAt: new Date(payload.exp * 1000), sessionId: payload.sid ?? null };
 }
 
 function verifyWith(token: string, key: jwt.Secret | jwt.GetPublicKeyOrSecret, options: jwt.VerifyOptions): Promise<SessionClaims> {
@@ -54,7 +59,30 @@ function verifyWith(token: string, key: jwt.Secret | jwt.GetPublicKeyOrSecret, o
 }
 
 export function localSessionVerifier(secret: string): SessionVerifier {
-  return { verify: (token) => verifyWith(token, secret, { algorithms: ['HS256'], issuer: localIssuer }) };
+  return {
+    async verify(token) {
+      const claims = await verifyWith(token, secret, { algorithms: ['HS256'], issuer: localIssuer });
+      // every session this service issues has a row, so that it can be listed and ended
+      if (!claims.sessionId) throw new ApiError('authentication_failed', 'The session token was rejected.');
+      return claims;
+    },
+  };
+}
+
+/** The service's own tokens, and an external provider's when one is configured, told apart by issuer. */
+export function sessionVerifier(localSecret: string, provider?: IdentityProviderConfig): SessionVerifier {
+  const local = localSessionVerifier(localSecret);
+  // An issuer configured only for OpenID Connect sign-in (a client id, no key set or secret)
+  // hands out no bearer tokens of its own here: the sessions it leads to are this service's.
+  const acceptsProviderTokens = provider && (provider.jwksUrl || provider.secret || !provider.clientId);
+  const external = acceptsProviderTokens ? externalSessionVerifier(provider) : null;
+  return {
+    verify(token) {
+      const issuer = (jwt.decode(token) as jwt.JwtPayload | null)?.iss;
+      if (issuer === localIssuer || !external) return local.verify(token);
+      return external.verify(token);
+    },
+  };
 }
 
 export function externalSessionVerifier(provider: IdentityProviderConfig): SessionVerifier {
@@ -78,9 +106,9 @@ export function externalSessionVerifier(provider: IdentityProviderConfig): Sessi
   throw new Error('IDS_AUTH_ISSUER needs IDS_AUTH_JWKS_URL or IDS_AUTH_SECRET');
 }
 
-/** The local provider's signing secret: IDS_SESSION_SECRET, else a file made once in the state folder. */
-export async function localSessionSecret(stateDir: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
-  if (env.IDS_SESSION_SECRET) return env.IDS_SESSION_SECRET;
+/** The service's signing secret for session tokens: IDS_SESSION_SECRET (`configured`), else a file made once in the state folder. */
+export async function localSessionSecret(stateDir: string, configured?: string): Promise<string> {
+  if (configured) return configured;
   const file = path.join(stateDir, 'session-secret');
   const existing = await readFile(file, 'utf8').catch(() => null);
   if (existing) return existing.trim();
@@ -90,9 +118,13 @@ export async function localSessionSecret(stateDir: string, env: NodeJS.ProcessEn
   return (await readFile(file, 'utf8')).trim();
 }
 
-export function mintLocalSession(secret: string, claims: { userId: string; email: string; orgId: string; rememberMe?: boolean }): { token: string; expiresAt: Date } {
-  const days = claims.rememberMe ? sessionDays.rememberMe : sessionDays.standard;
-  const token = jwt.sign({ email: claims.email, org_id: claims.orgId }, secret, { algorithm: 'HS256', issuer: localIssuer, subject: claims.userId, expiresIn: `${days}d` });
-  const { exp } = jwt.decode(token) as jwt.JwtPayload;
-  return { token, expiresAt: new Date(exp! * 1000) };
+/** When a session started now ends: 30 days, 90 with remember-me. */
+export function sessionExpiry(rememberMe: boolean, now = Date.now()): Date {
+  const days = rememberMe ? sessionDays.rememberMe : sessionDays.standard;
+  return new Date(Math.floor(now / 1000) * 1000 + days * 86_400_000);
+}
+
+/** The token of a Session row (resolvers/accounts/sessions.ts makes the row). */
+export function signSessionToken(secret: string, session: { id: string; userId: string; email: string; expiresAt: Date }): string {
+  return jwt.sign({ email: session.email, sid: session.id, exp: Math.floor(session.expiresAt.getTime() / 1000) }, secret, { algorithm: 'HS256', issuer: localIssuer, subject: session.userId });
 }

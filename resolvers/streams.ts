@@ -155,7 +155,7 @@ export async function readSubscriptionEvents(ctx: Context, id: string, read: Eve
   const subscription = await ownSubscription(ctx, id);
   assertEnabled(subscription);
   if (read.cursor && read.from) {
-    throw new ApiError('invalid_query_parameter', 'Query parameter `from`: a cursor already says where to continue; send `from` only without a cursor.', { details: { parameter: 'from', acceptedValues: ['created', 'earliest'] } });
+    throw new ApiError('invalid_query_parameter', 'Parameter `from`: a cursor already says where to continue; send `from` only without a cursor.', { details: { parameter: 'from', acceptedValues: ['created', 'earliest'] } });
   }
   const start = read.cursor ? decodeCursor(subscription.id, read.cursor) : startCursor(subscription, read.from ?? 'created');
   const page = await readStreamPage(ctx.prisma, subscription, start, Math.max(1, Math.min(read.limit, 100)));

@@ -10,6 +10,7 @@ import { checkWebhookUrl, UrlRefused } from '../subscriptions/webhooks/sender.ts
 import { decryptSecret, encryptSecret, newSigningSecret } from '../subscriptions/webhooks/signing.ts';
 import { requireOrg } from './access.ts';
 import type { Context } from './context.ts';
+import { recordAudit } from './accounts/audit.ts';
 
 /** After a rotation, deliveries are signed with the old secret too for this long. */
 export const rotationOverlapMs = 24 * 3600_000;
@@ -89,10 +90,15 @@ export async function deleteEndpoint(ctx: Context, id: string) {
 export async function rotateSecret(ctx: Context, id: string) {
   const endpoint = await ownEndpoint(ctx, id);
   const secret = newSigningSecret();
-  const updated = await ctx.prisma.webhookEndpoint.update({
-    where: { id },
-    data: { secretSealed: encryptSecret(ctx.webhooks.key, secret), previousSecretSealed: endpoint.secretSealed, previousSecretExpiresAt: new Date(Date.now() + rotationOverlapMs) },
+  const { updated, audit } = await ctx.prisma.$transaction(async (tx) => {
+    const updated = await tx.webhookEndpoint.update({
+      where: { id },
+      data: { secretSealed: encryptSecret(ctx.webhooks.key, secret), previousSecretSealed: endpoint.secretSealed, previousSecretExpiresAt: new Date(Date.now() + rotationOverlapMs) },
+    });
+    const audit = await recordAudit(tx, ctx, endpoint.orgId, 'webhook.secret_rotated', { type: 'webhook_endpoint', id }, { url: endpoint.url, previousSecretExpiresAt: updated.previousSecretExpiresAt?.toISOString() ?? null });
+    return { updated, audit };
   });
+  await publishAll(ctx.bus, [audit]);
   return { endpoint: updated, secret };
 }
 

@@ -1,5 +1,6 @@
 // The Agent family: sponsor tokens and their exchange for an agent's first API key
 // (resolvers/agent.ts).
+import { needs } from '../resolvers/roles.ts';
 import { exchangeSponsorToken, listSponsorTokens, mintSponsorToken, revokeSponsorToken, sponsorTokenStatus, } from '../resolvers/agent.ts';
 import type { SponsorToken as SponsorTokenRow } from '../prisma/generated/client/client.ts';
 import { builder } from './builder.ts';
@@ -63,7 +64,7 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  createSponsorToken: t.field({
+  createSponsorToken: t.field({ extensions: needs('keys'),
     type: MintedSponsorToken,
     description: 'Mint a single-use sponsor token for an agent (dashboard session only).',
     args: {
@@ -73,13 +74,13 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, args, ctx) => mintSponsorToken(ctx, args),
   }),
-  revokeSponsorToken: t.field({
+  revokeSponsorToken: t.field({ extensions: needs('keys'),
     type: SponsorToken,
     description: 'Revoke an unused sponsor token of the organization (dashboard session only). Idempotent.',
     args: { id: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => revokeSponsorToken(ctx, args.id),
   }),
-  exchangeSponsorToken: t.field({
+  exchangeSponsorToken: t.field({ extensions: needs('read'),
     type: SponsorTokenExchange,
     description: 'Exchange a sponsor token, with no other credential, for the agent\'s first API key. Rate-limited per client address.',
     args: { sponsorToken: t.arg.string({ required: true }), agentName: t.arg.string() },

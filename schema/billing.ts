@@ -1,6 +1,7 @@
 // Billing (SPEC 4.3): the snapshot, credit and its ledger, budgets, the starter grant, quotes,
 // saved payment methods, the processor's flows and its webhook. Reads take an API key or a
 // session; writes that change money, methods or budgets need a dashboard session (SPEC 5.6).
+import { needs } from '../resolvers/roles.ts';
 import { requireDashboard, requireOrg } from '../resolvers/access.ts';
 import { billingSnapshot, creditSummary, quote, resetGrant, setAutoTopup, setBudget } from '../resolvers/billing/account.ts';
 import {
@@ -224,7 +225,7 @@ builder.queryFields((t) => ({
 const dashboardOrg = (ctx: Parameters<typeof requireDashboard>[0]) => requireDashboard(ctx).orgId;
 
 builder.mutationFields((t) => ({
-  setBudget: t.field({
+  setBudget: t.field({ extensions: needs('billing'),
     type: BillingSnapshot,
     description: 'Set the monthly budget controls (dashboard session only); null removes a control, an absent one is unchanged.',
     args: { hardCapCents: t.arg.int(), softCapCents: t.arg.int(), approvalThresholdCents: t.arg.int(), clear: t.arg.stringList({ description: 'Controls to remove' }) },
@@ -238,21 +239,21 @@ builder.mutationFields((t) => ({
       return setBudget(ctx, orgId, change);
     },
   }),
-  setAutoTopup: t.field({
+  setAutoTopup: t.field({ extensions: needs('billing'),
     type: CreditSummary,
     description: 'Enable or disable auto-top-up (dashboard session only).',
     args: { enabled: t.arg.boolean({ required: true }), thresholdCents: t.arg.int(), amountCents: t.arg.int() },
     resolve: (_r, args, ctx) => setAutoTopup(ctx, dashboardOrg(ctx), { enabled: args.enabled, thresholdCents: args.thresholdCents ?? undefined, amountCents: args.amountCents ?? undefined }),
   }),
-  createTopUp: t.field({ type: TopUpIntent, description: 'Buy credit (dashboard session only).', args: { amountCents: t.arg.int({ required: true }) }, resolve: (_r, args, ctx) => createTopUp(ctx, dashboardOrg(ctx), args.amountCents) }),
-  refundTopUp: t.field({
+  createTopUp: t.field({ extensions: needs('billing'), type: TopUpIntent, description: 'Buy credit (dashboard session only).', args: { amountCents: t.arg.int({ required: true }) }, resolve: (_r, args, ctx) => createTopUp(ctx, dashboardOrg(ctx), args.amountCents) }),
+  refundTopUp: t.field({ extensions: needs('billing'),
     type: CreditRefund,
     description: 'Refund unspent credit of a top-up (dashboard session only).',
     args: { paymentIntentId: t.arg.string({ required: true }), amountCents: t.arg.int() },
     resolve: (_r, args, ctx) => refundTopUp(ctx, dashboardOrg(ctx), args.paymentIntentId, args.amountCents ?? undefined),
   }),
-  resetStarterGrant: t.field({ type: BillingSnapshot, description: 'Re-grant the starter allowance, once per rolling 30 days (dashboard session only).', resolve: (_r, _a, ctx) => resetGrant(ctx, dashboardOrg(ctx)) }),
-  enablePayg: t.field({
+  resetStarterGrant: t.field({ extensions: needs('billing'), type: BillingSnapshot, description: 'Re-grant the starter allowance, once per rolling 30 days (dashboard session only).', resolve: (_r, _a, ctx) => resetGrant(ctx, dashboardOrg(ctx)) }),
+  enablePayg: t.field({ extensions: needs('billing'),
     type: PaygEnabled,
     description: 'Save a card with a first top-up and optionally enable auto-top-up (dashboard session only).',
     args: { amountCents: t.arg.int({ required: true }), autoTopupThresholdCents: t.arg.int(), autoTopupAmountCents: t.arg.int() },
@@ -262,22 +263,22 @@ builder.mutationFields((t) => ({
         autoTopup: args.autoTopupThresholdCents != null && args.autoTopupAmountCents != null ? { thresholdCents: args.autoTopupThresholdCents, amountCents: args.autoTopupAmountCents } : undefined,
       }),
   }),
-  updatePaymentMethod: t.prismaField({
+  updatePaymentMethod: t.prismaField({ extensions: needs('billing'),
     type: PaymentMethod,
     description: 'Make a method primary and/or set its fallback priority (dashboard session only).',
     args: { id: t.arg.string({ required: true }), primary: t.arg.boolean(), fallbackPriority: t.arg.int() },
     resolve: (_q, _r, args, ctx) => updatePaymentMethod(ctx, dashboardOrg(ctx), args.id, { primary: args.primary ?? undefined, fallbackPriority: args.fallbackPriority ?? undefined }),
   }),
-  removePaymentMethod: t.prismaField({ type: PaymentMethod, description: 'Detach a saved method (dashboard session only).', args: { id: t.arg.string({ required: true }) }, resolve: (_q, _r, args, ctx) => removePaymentMethod(ctx, dashboardOrg(ctx), args.id) }),
-  createSetupIntent: t.field({ type: SetupIntent, description: 'Save a payment method off-session; at most 3 (dashboard session only).', resolve: (_r, _a, ctx) => createSetupIntent(ctx, dashboardOrg(ctx)) }),
-  createCheckoutSession: t.field({
+  removePaymentMethod: t.prismaField({ extensions: needs('billing'), type: PaymentMethod, description: 'Detach a saved method (dashboard session only).', args: { id: t.arg.string({ required: true }) }, resolve: (_q, _r, args, ctx) => removePaymentMethod(ctx, dashboardOrg(ctx), args.id) }),
+  createSetupIntent: t.field({ extensions: needs('billing'), type: SetupIntent, description: 'Save a payment method off-session; at most 3 (dashboard session only).', resolve: (_r, _a, ctx) => createSetupIntent(ctx, dashboardOrg(ctx)) }),
+  createCheckoutSession: t.field({ extensions: needs('billing'),
     type: CheckoutSession,
     description: 'A hosted checkout for the Personal or Team subscription (dashboard session only).',
     args: { plan: t.arg.string({ required: true }), successUrl: t.arg.string({ required: true }), cancelUrl: t.arg.string({ required: true }) },
     resolve: (_r, args, ctx) => createCheckout(ctx, dashboardOrg(ctx), { plan: args.plan as 'personal' | 'team', successUrl: args.successUrl, cancelUrl: args.cancelUrl }),
   }),
-  createPortalSession: t.field({ type: PortalSession, description: 'A hosted billing-portal session (dashboard session only).', args: { returnUrl: t.arg.string({ required: true }) }, resolve: (_r, args, ctx) => createPortal(ctx, dashboardOrg(ctx), args.returnUrl) }),
-  receiveProcessorEvent: t.field({
+  createPortalSession: t.field({ extensions: needs('billing'), type: PortalSession, description: 'A hosted billing-portal session (dashboard session only).', args: { returnUrl: t.arg.string({ required: true }) }, resolve: (_r, args, ctx) => createPortal(ctx, dashboardOrg(ctx), args.returnUrl) }),
+  receiveProcessorEvent: t.field({ extensions: needs('read'),
     type: ProcessorReceipt,
     description: 'A signed notice from the payment processor (public; verified with the webhook secret).',
     args: { payload: t.arg.string({ required: true }), signature: t.arg.string({ required: true }) },

@@ -7,7 +7,7 @@ import { WebhookDelivery } from './webhooks.ts';
 type Diagnostics = Awaited<ReturnType<typeof requestDiagnostics>>;
 type Summary = Awaited<ReturnType<typeof deliverySummary>>;
 
-const RequestRecord = builder.objectRef<Diagnostics['record']>('RequestRecord').implement({
+export const RequestRecord = builder.objectRef<Diagnostics['record']>('RequestRecord').implement({
   description: 'A request as it was recorded.',
   fields: (t) => ({
     id: t.exposeString('id', { description: 'The Request-Id, `req_…`' }),

@@ -214,7 +214,8 @@ builder.queryFields((t) => ({
 const LatestSection = builder.objectRef<{ section: { accessionNumber: string; key: string }; filing: { accessionNumber: string } }>('LatestSection').implement({
   description: 'A section of the newest filing of a form.',
   fields: (t) => ({
-    section: t.prismaField({ type: 'Section', resolve: (query, r, _args, ctx) => ctx.prisma.section.findUniqueOrThrow({ ...query, where: { accessionNumber_key: r.section } }) }),
+    // the key's two fields only: latestSection hands over the whole row, which Prisma refuses as a where
+    section: t.prismaField({ type: 'Section', resolve: (query, r, _args, ctx) => ctx.prisma.section.findUniqueOrThrow({ ...query, where: { accessionNumber_key: { accessionNumber: r.section.accessionNumber, key: r.section.key } } }) }),
     filing: t.prismaField({ type: 'Filing', resolve: (query, r, _args, ctx) => ctx.prisma.filing.findUniqueOrThrow({ ...query, where: { accessionNumber: r.filing.accessionNumber } }) }),
   }),
 });

@@ -24,6 +24,10 @@ import './ownership.ts';
 import './funds.ts';
 import './agent.ts';
 import './search.ts';
+import './accounts.ts';
+import './members.ts';
+import './operator.ts';
+import './usage.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

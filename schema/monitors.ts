@@ -1,4 +1,5 @@
 // Monitors: saved list reads that watch for new records (SPEC 4.7).
+import { needs } from '../resolvers/roles.ts';
 import { readScope, requireOrg } from '../resolvers/access.ts';
 import { compileMonitor, prismaCompileEnv } from '../resolvers/monitors/compile.ts';
 import { checkMatches, createMonitor, deactivateMonitor, deliveryOf, ownMonitor, setMonitorDelivery, type Matches, type MonitorDelivery } from '../resolvers/monitors/monitors.ts';
@@ -111,7 +112,7 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  unsubscribeMonitorEmail: t.field({
+  unsubscribeMonitorEmail: t.field({ extensions: needs('read'),
     type: UnsubscribedType,
     description: 'Public: the token of a digest\'s unsubscribe link is the credential.',
     args: { token: t.arg.string({ required: true }) },

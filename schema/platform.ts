@@ -1,4 +1,5 @@
 // Organizations, principals, API keys, quota limits and the public billing catalog.
+import { needs } from '../resolvers/roles.ts';
 import { assertAccess, requireOrg } from '../resolvers/access.ts';
 import { createApiKey, revokeApiKey } from '../resolvers/apiKeys.ts';
 import { pricingCatalog, processorConfig } from '../resolvers/billing/catalog.ts';
@@ -8,7 +9,7 @@ import { cachedQuotas } from '../resolvers/requestCache.ts';
 import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 
-const Organization = builder.prismaObject('Organization', {
+export const Organization = builder.prismaObject('Organization', {
   description: 'An organization: every account, key and org-scoped resource belongs to one.',
   fields: (t) => ({
     id: t.exposeString('id', { description: 'Prefixed id, `org_…`' }),
@@ -20,7 +21,7 @@ const Organization = builder.prismaObject('Organization', {
   }),
 });
 
-const User = builder.prismaObject('User', {
+export const User = builder.prismaObject('User', {
   description: 'A person who signs in to the dashboard.',
   fields: (t) => ({ id: t.exposeString('id', { description: 'Prefixed id, `usr_…`' }), email: t.exposeString('email') }),
 });
@@ -42,7 +43,7 @@ const PrincipalKind = builder.enumType('PrincipalKind', {
   values: { api_key: { description: 'A machine request with an API key' }, session: { description: 'A signed-in dashboard session' } } as const,
 });
 
-const PrincipalRef = builder.objectRef<Principal>('Principal').implement({
+export const PrincipalRef = builder.objectRef<Principal>('Principal').implement({
   description: 'Who is calling, and in which organization.',
   fields: (t) => ({
     kind: t.field({ type: PrincipalKind, resolve: (p) => p.kind }),
@@ -69,7 +70,7 @@ const PrincipalRef = builder.objectRef<Principal>('Principal').implement({
 
 const QuotaPeriod = builder.enumType('QuotaPeriod', { values: ['minute', 'hour', 'day'] as const });
 
-const Quota = builder.objectRef<EffectiveQuota>('Quota').implement({
+export const Quota = builder.objectRef<EffectiveQuota>('Quota').implement({
   description: 'One quota window of a meter class.',
   fields: (t) => ({
     meterClass: t.exposeString('meterClass'),
@@ -194,6 +195,13 @@ builder.queryFields((t) => ({
     resolve: (query, _root, _args, ctx) =>
       ctx.prisma.apiKey.findMany({ ...query, where: { orgId: requireOrg(ctx) }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
   }),
+  apiKey: t.prismaField({
+    type: ApiKey,
+    nullable: true,
+    description: 'One API key of the organization, revoked or not; null when it has none with this id.',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (query, _root, args, ctx) => ctx.prisma.apiKey.findFirst({ ...query, where: { id: args.id, orgId: requireOrg(ctx) } }),
+  }),
   pricingCatalog: t.field({ type: PricingCatalog, description: 'Public pricing catalog.', resolve: (_root, _args, ctx) => pricingCatalog(ctx.prisma) }),
   processorConfig: t.field({
     type: ProcessorConfig,
@@ -214,7 +222,7 @@ const CreatedApiKey = builder.objectRef<{ apiKey: { id: string }; secret: string
 });
 
 builder.mutationFields((t) => ({
-  createApiKey: t.field({
+  createApiKey: t.field({ extensions: needs('keys'),
     type: CreatedApiKey,
     description: 'Create an API key (dashboard session only).',
     args: {
@@ -223,7 +231,7 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, args, ctx) => createApiKey(ctx, args.name, args.scopes),
   }),
-  revokeApiKey: t.prismaField({
+  revokeApiKey: t.prismaField({ extensions: needs('keys'),
     type: ApiKey,
     description: 'Revoke an API key of the organization (dashboard session only). Idempotent: revoking a revoked key returns it unchanged.',
     args: { id: t.arg.string({ required: true }) },

@@ -8,10 +8,12 @@ import { openDatabase, type Database } from '../prisma/db.ts';
 import type { Services } from '../resolvers/context.ts';
 import { createMailer } from '../subscriptions/email/mailer.ts';
 import { createRequestCache } from '../resolvers/requestCache.ts';
-import { externalSessionVerifier, localSessionSecret, localSessionVerifier } from '../resolvers/sessions.ts';
-import { errorHandler, keepRawBody, maxBodyBytes, mountRoutes, refuseKeysInBody, refuseKeysInUrl, serviceVersion } from '../rest/http.ts';
+import { localSessionSecret, sessionVerifier } from '../resolvers/sessions.ts';
+import { errorHandler, keepRawBody, maxBodyBytes, mountRoutes, refuseDeepJsonBody, refuseKeysInBody, refuseKeysInUrl, serviceVersion } from '../rest/http.ts';
 import { startIdempotencySweep } from '../rest/idempotency.ts';
+import { startAuthSweep } from '../resolvers/accounts/sweep.ts';
 import { mcpRouter } from '../rest/mcp/handler.ts';
+import { oidcRouter } from '../rest/oidc.ts';
 import { buildOpenApi } from '../rest/openapi.ts';
 import { createOperations } from '../rest/health.ts';
 import { requestContext } from '../catalogue/requestContext.ts';
@@ -23,15 +25,18 @@ import { startWebhookWorker, type WebhookWorker } from '../workers/webhooks.ts';
 import type { Config } from '../core/config.ts';
 import { answerClientErrors } from './clientErrors.ts';
 import { corsPolicy } from './cors.ts';
+import { dashboardOptions, dashboardRouter } from './dashboard.ts';
 import { graphiql } from '../graphql/graphiql.ts';
 import { publicCacheControl, securityHeaders } from '../rest/securityHeaders.ts';
 import { attachGraphqlWs, createGraphqlHandler } from '../graphql/yoga.ts';
+import { graphqlBody } from '../graphql/body.ts';
 import { failClosedTimeoutMs, InProcessLimiter, RedisLimiter } from '../core/limiter.ts';
 import { createLogger, type Logger } from '../core/logger.ts';
 import { createRequestLog } from '../resolvers/requestLog.ts';
 import { Admission } from '../resolvers/billing/admission.ts';
 import { autoTopUp } from '../resolvers/billing/processor.ts';
 import { connectRedis, readyWithin, type Redis } from '../core/redis.ts';
+import { createAnalyticsRunner } from '../resolvers/analytics/pool.ts';
 
 export interface Service {
   services: Services;
@@ -59,18 +64,20 @@ export async function createService(config: Config, options: { logger?: Logger; 
   const bus = createEventBus(config.redisUrl ? { publisher: redis('bus-publisher'), subscriber: redis('bus-subscriber') } : undefined, logger);
   // Give Redis a moment so the first requests use it; a Redis that is down does not stop the start.
   await Promise.all(redisConnections.map((connection) => readyWithin(connection, 2000)));
-  const sessions = config.identityProvider ? externalSessionVerifier(config.identityProvider) : localSessionVerifier(await localSessionSecret(config.stateDir));
+  const sessionSecret = await localSessionSecret(config.stateDir, config.sessionSecret);
+  const sessions = sessionVerifier(sessionSecret, config.identityProvider);
   const cache = createRequestCache(bus, config.requestCacheTtlMs);
   const webhooks = { key: await webhookKey(config.stateDir, config.webhooks.secretKey), allowedHosts: allowedHostsFromEnv(config.webhooks.allowedHosts.join(',')), retryScale: config.webhooks.retryScale };
   const requestLog = createRequestLog(database.prisma, logger, config.recordRequests);
   const admission = new Admission({ config, prisma: database.prisma, logger, bus });
   // unsubscribe links are signed with a key derived from the server key, never the key itself
   const email = { mailer: createMailer(config.email.smtpUrl, config.email.from), unsubscribeKey: Buffer.from(hkdfSync('sha256', webhooks.key, Buffer.alloc(0), 'ids monitor unsubscribe links', 32)) };
-  const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions, cache, webhooks, requestLog, admission, email };
+  const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions, sessionSecret, cache, webhooks, requestLog, admission, email, analytics: createAnalyticsRunner({ threads: config.analyticsThreads, logger }) };
   admission.hooks.lowBalance = (orgId) => void autoTopUp(services, orgId).catch((error) => logger.error({ err: error, orgId }, 'auto-top-up failed'));
   admission.start();
   const webhookWorker = config.webhooks.worker ? startWebhookWorker(services, config.webhooks.pollMs) : null;
   const idempotencySweep = startIdempotencySweep(database.prisma, logger);
+  const authSweep = startAuthSweep(database.prisma, logger);
 
   const app = express();
   app.disable('x-powered-by');
@@ -85,17 +92,22 @@ export async function createService(config: Config, options: { logger?: Logger; 
   app.use(corsPolicy(config.corsOrigins));
   app.use(refuseKeysInUrl);
   app.use(operations.router);
+  // the dashboard's pages and assets, under its own CSP and caching (server/dashboard.ts)
+  app.use(dashboardRouter(dashboardOptions(config)));
   const graphql = createGraphqlHandler(services);
   app.get('/graphql', graphiql);
-  app.use('/graphql', (req, res) => void graphql(req, res, { req, res }));
+  // the same body limit as REST and MCP, enforced before Yoga reads or parses anything
+  app.use('/graphql', graphqlBody(maxBodyBytes), (req, res) => void graphql(req, res, { req, res }));
   app.use(mcpRouter(services, routes));
   // routes that verify a sender's signature need the bytes it sent
   for (const route of routes.filter((r) => r.signedBody)) app.use(route.path, express.json({ limit: maxBodyBytes, verify: keepRawBody }));
-  app.use(express.json({ limit: maxBodyBytes }));
+  app.use(express.json({ limit: maxBodyBytes, verify: refuseDeepJsonBody }));
   app.use(refuseKeysInBody);
   const openApi = buildOpenApi(routes);
   app.get('/openapi/sec-api.v1.json', (_req, res) => void res.set('Cache-Control', publicCacheControl).json(openApi));
   app.use('/v1', serviceVersion);
+  // OpenID sign-in's redirects, before the route table's catch-all 404
+  app.use(oidcRouter(services));
   mountRoutes(app, services, routes);
   app.use(errorHandler(services));
 
@@ -133,8 +145,11 @@ export async function createService(config: Config, options: { logger?: Logger; 
       await closed;
       await admission.close();
       await requestLog.close();
+      // after the requests: a computation still running is one whose request was cut
+      await services.analytics.close();
       email.mailer?.close();
       await idempotencySweep.stop();
+      await authSweep.stop();
       cache.close();
       await bus.close();
       limiter.close();

@@ -4,7 +4,7 @@ import { access, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { insertApiKey } from '../resolvers/apiKeys.ts';
 import type { Services } from '../resolvers/context.ts';
-import { createOrganization, starterPlanKey } from '../resolvers/orgs.ts';
+import { addMember, createOrganization, starterPlanKey } from '../resolvers/orgs.ts';
 import { publishAll } from '../subscriptions/events.ts';
 
 export const demoKeyFile = (stateDir: string) => path.join(stateDir, 'demo-api-key');
@@ -19,6 +19,9 @@ const demoLock = 4_242_001;
  * this machine's own database.
  */
 export const demoPlanKey = 'personal';
+
+/** The demo organization's owner, who signs in to the dashboard with the link the first start prints (a reserved domain: no mail goes anywhere). */
+export const demoOwnerEmail = 'owner@demo.example';
 
 /**
  * The organization and its key are one transaction, so a crash cannot leave a demo organization
@@ -35,6 +38,7 @@ export async function ensureDemoOrg(services: Pick<Services, 'prisma' | 'bus'>, 
     }
     if (existing) return { existing };
     const org = await createOrganization(tx, 'Demo organization', { isDemo: true, planKey: demoPlanKey });
+    await addMember(tx, org.id, demoOwnerEmail, 'owner');
     return { org, ...(await insertApiKey(tx, org.id, 'demo key')) };
   });
   if (outcome.existing) return { created: false as const, org: outcome.existing, keyFileExists: await exists(demoKeyFile(stateDir)) };

@@ -8,7 +8,11 @@ import { createMigration } from '../prisma/migrate.ts';
 import { issueApiKey, parseScopes } from '../resolvers/apiKeys.ts';
 import { adjustCredits, planStates, setPlan } from '../resolvers/billing/account.ts';
 import { addMember, createOrganization } from '../resolvers/orgs.ts';
-import { localSessionSecret, mintLocalSession } from '../resolvers/sessions.ts';
+import { localSessionSecret } from '../resolvers/sessions.ts';
+import { startSession } from '../resolvers/accounts/sessions.ts';
+import { createSignInLink } from '../resolvers/accounts/links.ts';
+import { isRole, roles } from '../resolvers/roles.ts';
+import { createOperator, ingestFailureOrder, ingestFailureWhere } from '../resolvers/operators.ts';
 import { runIngest, summaryLine, terminalProgress } from '../ingest/run.ts';
 import { sourceFor } from '../ingest/sources/index.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
@@ -131,7 +135,7 @@ export const commands: Record<string, Command> = {
     options: { limit: { type: 'string' } },
     run: (_values, _positionals, ctx) =>
       withDatabase(ctx, async ({ prisma }) => {
-        const failed = await prisma.ingestItem.findMany({ where: { status: { in: ['failed', 'partial'] } }, orderBy: [{ status: 'asc' }, { sourceKey: 'asc' }] });
+        const failed = await prisma.ingestItem.findMany({ where: ingestFailureWhere, orderBy: ingestFailureOrder });
         for (const item of failed) ctx.say(`${item.status}\t${item.sourceKey}\t${item.kind}\t${item.reason}`);
         ctx.say(`${failed.filter((i) => i.status === 'failed').length} failed, ${failed.filter((i) => i.status === 'partial').length} partly loaded`);
       }),
@@ -167,24 +171,50 @@ export const commands: Record<string, Command> = {
         ctx.say(`${entry.id} ${entry.amountMillicents} millicents, balance ${entry.balanceAfterMillicents} millicents`);
       }),
   },
-  session: {
-    usage: 'session --email <email> --org <id> [--remember-me]',
-    help: 'Mint a dashboard session token from the local identity provider (the secret in the state folder, or IDS_SESSION_SECRET). The person becomes a member of the organization. Valid 30 days, 90 with --remember-me.',
-    options: { email: { type: 'string' }, org: { type: 'string' }, 'remember-me': { type: 'boolean' } },
+  'sign-in-link': {
+    usage: 'sign-in-link --email <email>',
+    help: 'Print a one-time link that signs the person in to the dashboard (single use, 15 minutes). A first sign-in creates the person, and a personal organization unless they were invited.',
+    options: { email: { type: 'string' } },
     run: (values, _positionals, ctx) =>
       withDatabase(ctx, async ({ prisma }) => {
-        if (ctx.config.identityProvider) throw new Error('an external identity provider is configured (IDS_AUTH_ISSUER); sessions come from it, not from this command');
+        if (!values.email || !/^[^\s@]+@[^\s@]+$/.test(values.email as string)) throw new Error('--email <address> is required');
+        const link = await createSignInLink(prisma, ctx.config.publicUrl, values.email as string);
+        ctx.note(`valid until ${link.expiresAt.toISOString()}, once`);
+        ctx.say(link.url);
+      }),
+  },
+  'operators:create': {
+    usage: 'operators:create --email <email>',
+    help: 'Make the person with this address (created if new) an operator of the service: signed in, they may use /v1/operator/* on every organization. Prints their user id.',
+    options: { email: { type: 'string' } },
+    run: (values, _positionals, ctx) =>
+      withDatabase(ctx, async ({ prisma }) => {
+        if (typeof values.email !== 'string' || !/^[^\s@]+@[^\s@]+$/.test(values.email)) throw new Error('--email <address> is required');
+        const user = await createOperator(prisma, values.email);
+        ctx.note(`${user.email} is an operator; they sign in like anyone, and their sessions may use /v1/operator/*`);
+        ctx.say(user.id);
+      }),
+  },
+  session: {
+    usage: 'session --email <email> --org <id> [--role <role>] [--remember-me]',
+    help: 'Start a dashboard session for scripts and print its bearer token. The person becomes a member of the organization (with --role, owner unless told; an existing member keeps theirs). Valid 30 days, 90 with --remember-me; it is listed and can be ended like any signed-in device.',
+    options: { email: { type: 'string' }, org: { type: 'string' }, role: { type: 'string' }, 'remember-me': { type: 'boolean' } },
+    run: (values, _positionals, ctx) =>
+      withDatabase(ctx, async ({ prisma }) => {
         if (!values.email || !values.org) throw new Error('--email and --org are required');
+        const role = (values.role as string | undefined) ?? 'owner';
+        if (!isRole(role)) throw new Error(`--role is one of ${roles.join(', ')}`);
         const org = await prisma.organization.findUnique({ where: { id: values.org as string } });
         if (!org) throw new Error(`no organization ${values.org}`);
-        const user = await addMember(prisma, org.id, values.email as string);
-        const { token, expiresAt } = mintLocalSession(await localSessionSecret(ctx.config.stateDir), {
+        const user = await addMember(prisma, org.id, values.email as string, role);
+        const { token, session } = await startSession({ prisma, sessionSecret: await localSessionSecret(ctx.config.stateDir, ctx.config.sessionSecret) }, {
           userId: user.id,
           email: user.email,
           orgId: org.id,
           rememberMe: values['remember-me'] === true,
+          method: 'cli',
         });
-        ctx.note(`session for ${user.email} in ${org.id}, expires ${expiresAt.toISOString()}`);
+        ctx.note(`session ${session.id} for ${user.email} in ${org.id}, expires ${session.expiresAt.toISOString()}`);
         ctx.say(token);
       }),
   },

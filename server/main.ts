@@ -2,7 +2,8 @@
 import { describeTarget } from '../prisma/adapter.ts';
 import { createService } from './app.ts';
 import { autoIngest } from './autoIngest.ts';
-import { demoKeyFile, ensureDemoOrg } from './bootstrap.ts';
+import { demoKeyFile, demoOwnerEmail, ensureDemoOrg } from './bootstrap.ts';
+import { createSignInLink } from '../resolvers/accounts/links.ts';
 import { loadConfig, localAddress } from '../core/config.ts';
 import { createLogger } from '../core/logger.ts';
 import { claimStateFolder, describeOwner } from './owner.ts';
@@ -25,10 +26,13 @@ try {
   if (config.createDemoOrg) {
     const demo = await ensureDemoOrg(service.services, config.stateDir);
     if (demo.created) {
-      // Printed once, for the person at the terminal; the logger never sees it.
+      const link = await createSignInLink(service.services.prisma, config.publicUrl, demoOwnerEmail);
+      // Printed once, for the person at the terminal; the logger never sees them.
       process.stdout.write(
         `\nDemo organization ${demo.org.id} created. Its API key (shown once, also saved to ${demoKeyFile(config.stateDir)}):\n\n  ${demo.secret}\n\n` +
-          `Try: curl -H "x-api-key: $(cat ${demoKeyFile(config.stateDir)})" ${localAddress(config.host, config.port)}/v1/me\n\n`,
+          `Try: curl -H "x-api-key: $(cat ${demoKeyFile(config.stateDir)})" ${localAddress(config.host, config.port)}/v1/me\n\n` +
+          `Sign in to the dashboard as its owner (${demoOwnerEmail}) with this one-time link (15 minutes):\n\n  ${link.url}\n\n` +
+          `A fresh one: npm run ids -- sign-in-link --email ${demoOwnerEmail}\n\n`,
       );
     } else if (demo.keyFileExists) {
       logger.info({ orgId: demo.org.id, keyFile: demoKeyFile(config.stateDir) }, 'demo organization exists; its key is in the key file');

@@ -13,6 +13,27 @@ export interface EventType {
 
 const webhookEndpointId = z.string().describe('The endpoint, `we_…`');
 
+/** What the audit log records (GET /v1/org/audit-log); each is also the event `org.audit.<action>`. */
+export const auditActions = {
+  'session.signed_in': 'A person signed in to the organization.',
+  'api_key.created': 'An API key was created.',
+  'api_key.revoked': 'An API key was revoked.',
+  'member.invited': 'A person was invited to the organization.',
+  'member.invitation_revoked': 'A pending invitation was withdrawn.',
+  'member.joined': 'A person accepted an invitation and joined.',
+  'member.removed': 'A member was removed, or left.',
+  'member.role_changed': 'A member\'s role was changed.',
+  'ownership.transferred': 'An owner handed ownership to another member.',
+  'budget.changed': 'The monthly budget controls or auto-top-up settings were changed.',
+  'plan.changed': 'The organization\'s plan was changed.',
+  'payment_method.changed': 'A payment method was saved, changed or removed.',
+  'webhook.secret_rotated': 'A webhook endpoint\'s signing secret was rotated.',
+  'organization.suspended': 'An operator suspended the organization.',
+  'organization.unsuspended': 'An operator lifted the organization\'s suspension.',
+  'credits.adjusted': 'An operator adjusted the credit balance.',
+} as const;
+export type AuditAction = keyof typeof auditActions;
+
 export const eventTypes: EventType[] = [
   {
     type: 'filing.added',
@@ -119,7 +140,23 @@ export const eventTypes: EventType[] = [
     data: z.object({ streamSubscriptionId: z.string(), status: z.string(), eventTypes: z.array(z.string()) }),
   })),
   ...billingEventTypes(),
+  ...auditEventTypes(),
 ];
+
+
+function auditEventTypes(): EventType[] {
+  const data = z.object({
+    id: z.string().describe('The audit entry, `aud_…`'),
+    action: z.string(),
+    actor: z.object({ type: z.enum(['user', 'api_key', 'operator', 'system']), id: z.string().nullable(), email: z.string().nullable() }),
+    target: z.object({ type: z.string(), id: z.string().nullable() }).nullable(),
+    details: z.record(z.string(), z.unknown()),
+    requestId: z.string().nullable(),
+    ipAddress: z.string().nullable(),
+    createdAt: z.string(),
+  });
+  return Object.entries(auditActions).map(([action, description]) => ({ type: `org.audit.${action}`, public: false, description: `${description} (an audit log entry)`, data }));
+}
 
 function billingEventTypes(): EventType[] {
   const cents = z.number().int();

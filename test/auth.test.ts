@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '../resolvers/orgs.ts';
-import { localSessionSecret, mintLocalSession } from '../resolvers/sessions.ts';
+import { startSession } from '../resolvers/accounts/sessions.ts';
 import { call, expectEnvelope, orgWithKey, sessionToken, startTestService, type TestService } from './harness.ts';
 
 let t: TestService;
@@ -57,8 +57,8 @@ describe('dashboard sessions', () => {
   });
 
   it('organization_missing when the session has no organization context', async () => {
-    const secret = await localSessionSecret(t.service.services.config.stateDir);
-    const token = jwt.sign({ email: 'drifter@example.com' }, secret, { algorithm: 'HS256', issuer: 'ids-local', subject: 'usr_x', expiresIn: '1h' });
+    const drifter = await t.service.services.prisma.user.create({ data: { id: 'usr_drifter', email: 'drifter@example.com' } });
+    const { token } = await startSession(t.service.services, { userId: drifter.id, email: drifter.email, orgId: null, rememberMe: false, method: 'cli' });
     const me = await call(t, 'GET', '/v1/me', { token });
     expect(me.status).toBe(200);
     expect(me.body).toMatchObject({ kind: 'session', organization: null });
@@ -67,13 +67,16 @@ describe('dashboard sessions', () => {
   });
 
   it('authentication_failed for a forged, expired or foreign-issuer token', async () => {
-    const secret = await localSessionSecret(t.service.services.config.stateDir);
+    const secret = await t.service.services.sessionSecret;
     const claims = { email: 'ana@example.com', org_id: acme.orgId };
     const forged = jwt.sign(claims, 'not-the-secret', { algorithm: 'HS256', issuer: 'ids-local', subject: 'u', expiresIn: '1h' });
     const expired = jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 10 }, secret, { algorithm: 'HS256', issuer: 'ids-local', subject: 'u' });
     const foreign = jwt.sign(claims, secret, { algorithm: 'HS256', issuer: 'someone-else', subject: 'u', expiresIn: '1h' });
     const unsigned = jwt.sign(claims, '', { algorithm: 'none', issuer: 'ids-local', subject: 'u', expiresIn: '1h' });
-    for (const token of [forged, expired, foreign, unsigned, 'garbage']) expectEnvelope(await call(t, 'GET', '/v1/me', { token }), 401, 'authentication_failed');
+    // signed with the right secret, but naming no session: nothing this service issued
+    const sessionless = jwt.sign(claims, secret, { algorithm: 'HS256', issuer: 'ids-local', subject: 'u', expiresIn: '1h' });
+    const unknownSession = jwt.sign({ ...claims, sid: 'ses_unknown' }, secret, { algorithm: 'HS256', issuer: 'ids-local', subject: 'u', expiresIn: '1h' });
+    for (const token of [forged, expired, foreign, unsigned, sessionless, unknownSession, 'garbage']) expectEnvelope(await call(t, 'GET', '/v1/me', { token }), 401, 'authentication_failed');
     expect(expectEnvelope(await call(t, 'GET', '/v1/me', { token: expired }), 401, 'authentication_failed').message).toMatch(/expired/);
     expectEnvelope(await call(t, 'GET', '/v1/me', { headers: { authorization: 'Basic abc' } }), 401, 'authentication_failed');
   });
@@ -157,9 +160,9 @@ describe('an external identity provider', () => {
     const { privateKey: stranger } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const forged = jwt.sign({ email: 'a@b.c' }, stranger, { algorithm: 'RS256', keyid: 'test-key', issuer: idpUrl, audience: 'ids', subject: 's', expiresIn: '1h' });
     expectEnvelope(await call(external, 'GET', '/v1/me', { token: forged }), 401, 'authentication_failed');
-    // the local provider's tokens mean nothing here
-    const local = mintLocalSession(await localSessionSecret(external.service.services.config.stateDir), { userId: 'u', email: 'a@b.c', orgId: 'o' });
-    expectEnvelope(await call(external, 'GET', '/v1/me', { token: local.token }), 401, 'authentication_failed');
+    // a token of this service's own secret means something only with a session row behind it
+    const local = jwt.sign({ email: 'a@b.c', sid: 'ses_none' }, external.service.services.sessionSecret, { algorithm: 'HS256', issuer: 'ids-local', subject: 'u', expiresIn: '1h' });
+    expectEnvelope(await call(external, 'GET', '/v1/me', { token: local }), 401, 'authentication_failed');
   });
 
   it('proxies its authorization-server metadata, and publishes it as the protected resource\'s server', async () => {

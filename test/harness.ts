@@ -11,7 +11,8 @@ import { inject } from 'vitest';
 import type { DatabaseTarget } from '../prisma/adapter.ts';
 import { issueApiKey } from '../resolvers/apiKeys.ts';
 import { addMember, createOrganization } from '../resolvers/orgs.ts';
-import { localSessionSecret, mintLocalSession } from '../resolvers/sessions.ts';
+import type { Role } from '../resolvers/roles.ts';
+import { startSession } from '../resolvers/accounts/sessions.ts';
 import { createService, type Service } from '../server/app.ts';
 import { loadConfig, type Config } from '../core/config.ts';
 import { createLogger } from '../core/logger.ts';
@@ -62,6 +63,9 @@ export interface TestService {
   close(): Promise<void>;
 }
 
+/** The session-signing secret every test service uses. */
+export const testSessionSecret = 'test-session-secret-shared-by-every-test-service';
+
 /** The webhook key every test service uses (base64 of 32 bytes). */
 export const testWebhookKey = Buffer.alloc(32, 7).toString('base64');
 
@@ -69,7 +73,7 @@ export const testWebhookKey = Buffer.alloc(32, 7).toString('base64');
  * `countingStatements`: the suite counts the SQL a request sends (onQuery), so nothing else may
  * send any meanwhile: no webhook worker polling, no request records written in the background.
  */
-export async function startTestService(overrides: Partial<Config> = {}, options: { onQuery?: (sql: string) => void; countingStatements?: boolean } = {}): Promise<TestService> {
+export async function startTestService(overrides: Partial<Config> = {}, options: { onQuery?: (sql: string) => void; countingStatements?: boolean; port?: number } = {}): Promise<TestService> {
   const stateDir = await mkdtemp(path.join(tmpdir(), 'ids-test-'));
   const base = loadConfig({
     ...process.env,
@@ -78,6 +82,8 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
     // Test services may share one database, so any instance's worker may deliver any endpoint's
     // events: they share a webhook key, receivers on this machine are allowed, retries come fast.
     IDS_WEBHOOK_SECRET_KEY: testWebhookKey,
+    // ...and sign their sessions alike, so that a session started on one works on another
+    IDS_SESSION_SECRET: testSessionSecret,
     IDS_WEBHOOK_ALLOWED_HOSTS: '127.0.0.1,localhost',
     IDS_WEBHOOK_POLL_MS: '100',
     IDS_WEBHOOK_RETRY_SCALE: '0.001',
@@ -100,7 +106,8 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
     },
   });
   const service = await createService(config, { logger: createLogger('debug', sink), onQuery: options.onQuery });
-  const url = await service.listen(0);
+  // a fixed port, for a suite that must tell another server this service's address before it starts
+  const url = await service.listen(options.port ?? 0);
   return { url, service, logs, close: () => service.close() };
 }
 
@@ -130,11 +137,10 @@ export async function orgWithKey(t: TestService, name = `Test org ${++orgCounter
   return { orgId: org.id, keyId: apiKey.id, key: secret };
 }
 
-/** A dashboard session token from the service's local identity provider, as `ids session` mints it. */
-export async function sessionToken(t: TestService, orgId: string, email = `person${++orgCounter}@example.com`, rememberMe = false) {
-  const user = await addMember(t.service.services.prisma, orgId, email);
-  const secret = await localSessionSecret(t.service.services.config.stateDir);
-  return mintLocalSession(secret, { userId: user.id, email, orgId, rememberMe }).token;
+/** A dashboard session token of a member with `role` (owner unless told), as `ids session` starts it. */
+export async function sessionToken(t: TestService, orgId: string, email = `person${++orgCounter}@example.com`, rememberMe = false, role: Role = 'owner') {
+  const user = await addMember(t.service.services.prisma, orgId, email, role);
+  return (await startSession(t.service.services, { userId: user.id, email, orgId, rememberMe, method: 'cli' })).token;
 }
 
 export interface Answer {

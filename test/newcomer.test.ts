@@ -146,6 +146,17 @@ describe(`newcomer: npm start on an empty ${process.env.DATABASE_URL ? 'PostgreS
     expect(keys.status, JSON.stringify(keys.body)).toBe(200);
     expect(keys.body.data).toHaveLength(1);
 
+    // The one-time link signs the demo organization's owner in, once.
+    const link = new RegExp(`${server.url}/dashboard/sign-in\\?token=(\\w+)`).exec(server.stdout());
+    expect(link, server.stdout()).not.toBeNull();
+    const signIn = () => fetch(`${server.url}/v1/auth/link/verify`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: link![1] }) });
+    const signedIn = await signIn();
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const owner = await fetch(`${server.url}/v1/me`, { headers: { cookie } }).then((r) => r.json());
+    expect(owner).toMatchObject({ kind: 'session', role: 'owner', organization: { id: me.body.organization.id }, user: { email: 'owner@demo.example' } });
+    expect((await signIn()).status).toBe(401);
+
     // The empty database was filled from IDS_DATA_DIR in the background.
     let latest = await get(server, '/v1/filings/latest?ticker=AAPL&form=10-K', key);
     for (let wait = 0; latest.status !== 200 && wait < 120; wait++) {
@@ -179,6 +190,7 @@ describe(`newcomer: npm start on an empty ${process.env.DATABASE_URL ? 'PostgreS
 
     expect(server.stdout()).not.toContain(firstStart.key);
     expect(server.stdout()).not.toMatch(/idsk_[0-9A-Za-z]{20,}/);
+    expect(server.stdout()).not.toContain('/dashboard/sign-in?token=');
     expect(server.stderr()).not.toMatch(/idsk_[0-9A-Za-z]{20,}/);
     expect(await readFile(path.join(stateDir, 'demo-api-key'), 'utf8')).toBe(firstStart.keyFile);
     const info = await stat(path.join(stateDir, 'demo-api-key'));

@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../catalogue/routes/index.ts';
+import { meterClasses } from '../prisma/seed.ts';
 import { call, startTestService, type TestService } from './harness.ts';
 
 let t: TestService;
@@ -47,5 +48,29 @@ describe('/openapi/sec-api.v1.json', () => {
     expect(listKeys.parameters.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 100, default: 25 });
     expect(listKeys.responses['429'].headers['Retry-After']).toBeDefined();
     expect(served.components.schemas.Error.required).toEqual(['object', 'id', 'code', 'message', 'requestId', 'traceparent']);
+  });
+
+  it('states what the service checks of a request: calendar dates, seeded meter classes, one of ticker or cik', () => {
+    const parameters = Object.values<any>(served.paths).flatMap((operations) => Object.values<any>(operations).flatMap((o) => o.parameters ?? []));
+    // every date parameter (dataParams.ts dateParam: YYYY-MM-DD, a day of the calendar)
+    const dates = parameters.filter((p) => p.schema?.pattern === '^\\d{4}-\\d{2}-\\d{2}$' && /YYYY-MM-DD/.test(p.description ?? ''));
+    expect(dates.length).toBeGreaterThan(10);
+    for (const p of dates) expect(p.schema, p.name).toMatchObject({ type: 'string', format: 'date' });
+
+    const quote = served.paths['/v1/billing/quote'].post.requestBody.content['application/json'].schema;
+    expect(quote.properties.meterClass.enum).toEqual(meterClasses.map((m) => m.key));
+    expect(quote.oneOf).toEqual([{ required: ['meterClass'] }, { required: ['workflow'] }]);
+
+    const members = served.paths['/v1/board/members'].get;
+    for (const name of ['ticker', 'cik']) expect(members.parameters.find((p: { name: string }) => p.name === name).description).toContain('One of `ticker` or `cik` is required');
+    expect(members.description).toContain('One of `ticker` or `cik` is required: without it, 400 `invalid_query_parameter`');
+    expect(members.responses['400'].description).toContain('One of `ticker` or `cik` is required');
+  });
+
+  it('documents the download an export sends: the artifact itself, without a requestId', () => {
+    const exported = served.paths['/v1/artifacts/{artifact_id}/export'].get.responses['200'];
+    expect(exported.content['application/json'].schema.required).not.toContain('requestId');
+    expect(exported.content['application/json'].schema.properties.requestId).toBeUndefined();
+    expect(exported.headers['Content-Disposition'].required).toBe(true);
   });
 });

@@ -76,13 +76,29 @@ describe('the in-process limiter', () => {
       { period: 'minute' as const, limit: 2 },
       { period: 'hour' as const, limit: 3 },
     ];
-    expect(await limiter.consume('o:c', windows)).toEqual({ allowed: true });
-    expect(await limiter.consume('o:c', windows)).toEqual({ allowed: true });
-    expect(await limiter.consume('o:c', windows)).toEqual({ allowed: false, period: 'minute', limit: 2, retryAfterSeconds: 30 });
+    expect(await limiter.consume('o:c', windows)).toMatchObject({ allowed: true });
+    // each decision tells what is left of every window, for the RateLimit header
+    expect(await limiter.consume('o:c', windows)).toEqual({
+      allowed: true,
+      windows: [
+        { period: 'minute', limit: 2, remaining: 0, resetSeconds: 30 },
+        { period: 'hour', limit: 3, remaining: 1, resetSeconds: 3570 },
+      ],
+    });
+    expect(await limiter.consume('o:c', windows)).toEqual({
+      allowed: false,
+      period: 'minute',
+      limit: 2,
+      retryAfterSeconds: 30,
+      windows: [
+        { period: 'minute', limit: 2, remaining: 0, resetSeconds: 30 },
+        { period: 'hour', limit: 3, remaining: 1, resetSeconds: 3570 },
+      ],
+    });
     now += 30_000; // next minute: the minute window is empty, the hour has one left
-    expect(await limiter.consume('o:c', windows)).toEqual({ allowed: true });
+    expect(await limiter.consume('o:c', windows)).toMatchObject({ allowed: true });
     expect(await limiter.consume('o:c', windows)).toMatchObject({ allowed: false, period: 'hour', retryAfterSeconds: 3540 });
-    expect(await limiter.consume('other:c', windows)).toEqual({ allowed: true });
+    expect(await limiter.consume('other:c', windows)).toMatchObject({ allowed: true });
     limiter.close();
   });
 });

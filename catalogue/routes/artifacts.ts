@@ -141,6 +141,8 @@ async function writeExport(params: { path: any; query: any; body: any }, ctx: Co
 
 const artifactExport: Route = {
   ...exportRead,
+  // the download is the artifact itself: it has no requestId (that is the request's, in Request-Id)
+  response: artifact,
   stream: writeExport,
   download: {
     note: '`format=json` (default): the artifact as GET /v1/artifacts/{artifact_id} answers it, without the requestId; `format=markdown`: a readable report (the manifest, the sources with their vintages, the inputs, and the result as tables).',

@@ -27,6 +27,7 @@ import {
   type TopUpIntentFieldsFragment,
 } from '../operations/generated.ts';
 import { workflows } from '../../resolvers/billing/account.ts';
+import { meterClasses } from '../../prisma/seed.ts';
 import { checkoutPlans, maxTopUpCents, minTopUpCents, refundWindowDays } from '../../resolvers/billing/processor.ts';
 import { listEnvelope, operationRoute, pageParams, viewParam } from '../route.ts';
 
@@ -35,6 +36,8 @@ const millicents = z.number().int().describe('Millicents: 1/1,000 of a cent');
 const viewOnly = z.strictObject({ view: viewParam });
 const billingRoute = { tag: 'Billing', meter: 'platform' } as const;
 const processorErrors = ['payment_processor_unavailable'];
+// The meter classes are reference data seeded from this list: a quote of any other is refused, and the contract lists them.
+const meterClassParam = z.enum(meterClasses.map((m) => m.key) as [string, ...string[]]).describe('A meter class (GET /v1/limits lists the plan\'s)');
 
 const snapshot = z.object({
   object: z.literal('billing'),
@@ -128,7 +131,9 @@ export const billingRoutes = [
       body: z
         .strictObject({ hardCapCents: cents.min(0).nullable(), softCapCents: cents.min(0).nullable(), approvalThresholdCents: cents.min(0).nullable() })
         .partial()
-        .refine((b) => Object.keys(b).length > 0, 'name at least one of hardCapCents, softCapCents, approvalThresholdCents'),
+        .refine((b) => Object.keys(b).length > 0, 'name at least one of hardCapCents, softCapCents, approvalThresholdCents')
+        // what the refine checks, in the body's JSON schema
+        .meta({ minProperties: 1 }),
     },
     response: snapshot,
     operation: SetBudgetDocument,
@@ -316,7 +321,7 @@ export const billingRoutes = [
     description: 'Dashboard session only.',
     access: 'dashboard',
     errors: ['payment_method_not_found'],
-    params: { path: methodPath, body: z.strictObject({ primary: z.literal(true).optional(), fallbackPriority: cents.min(0).max(100).optional() }).refine((b) => Object.keys(b).length > 0, 'name primary or fallbackPriority') },
+    params: { path: methodPath, body: z.strictObject({ primary: z.literal(true).optional(), fallbackPriority: cents.min(0).max(100).optional() }).refine((b) => Object.keys(b).length > 0, 'name primary or fallbackPriority').meta({ minProperties: 1 }) },
     response: paymentMethod.extend({ requestId: z.string() }),
     operation: UpdatePaymentMethodDocument,
     variables: ({ path, body }) => ({ id: path.payment_method_id, ...body }),
@@ -358,8 +363,9 @@ export const billingRoutes = [
     mcp: true,
     params: {
       body: z
-        .strictObject({ meterClass: z.string().min(1).max(50).optional(), workflow: z.enum(Object.keys(workflows) as [string, ...string[]]).optional(), calls: z.number().int().min(1).max(10_000_000) })
-        .refine((b) => (b.meterClass === undefined) !== (b.workflow === undefined), 'give exactly one of meterClass and workflow'),
+        .strictObject({ meterClass: meterClassParam.optional(), workflow: z.enum(Object.keys(workflows) as [string, ...string[]]).optional(), calls: z.number().int().min(1).max(10_000_000) })
+        .refine((b) => (b.meterClass === undefined) !== (b.workflow === undefined), 'give exactly one of meterClass and workflow')
+        .meta({ oneOf: [{ required: ['meterClass'] }, { required: ['workflow'] }] }),
     },
     response: z.object({
       object: z.literal('billing_quote'),

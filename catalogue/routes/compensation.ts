@@ -2,7 +2,7 @@
 // over time from 8-K Item 5.02 and the director nominees of DEF 14A proxy statements.
 import { z } from 'zod';
 import { BoardMembersDocument, PayVersusPerformanceDocument } from '../operations/generated.ts';
-import { cikParam, coverage, coverageSchema, tickerParam } from '../dataParams.ts';
+import { cikParam, coverage, coverageSchema, oneOfRequired, tickerParam } from '../dataParams.ts';
 import { listEnvelope, operationRoute, pageParams, type Route, viewParam } from '../route.ts';
 import type { BoardMemberEvent, PayVersusPerformanceYear } from '../../resolvers/compensation.ts';
 
@@ -133,7 +133,7 @@ const members = operationRoute({
   access: 'org',
   meter: 'data_read',
   mcp: true,
-  params: { query: z.strictObject({ ticker: tickerParam, cik: cikParam, ...pageParams, view: viewParam }) },
+  params: { query: oneOfRequired({ ticker: tickerParam, cik: cikParam, ...pageParams, view: viewParam }, ['ticker', 'cik']) },
   response: listEnvelope(memberItem).extend({ coverage: coverageSchema }),
   errors: ['entity_not_found'],
   operation: BoardMembersDocument,

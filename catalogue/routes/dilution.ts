@@ -10,7 +10,7 @@ import {
   DilutionScoreDocument,
   type DilutionRecordFieldsFragment,
 } from '../operations/generated.ts';
-import { cikParam, coverage, coverageSchema, inView, tickerParam, type View } from '../dataParams.ts';
+import { cikParam, coverage, coverageSchema, inView, oneOfRequired, tickerParam, type View } from '../dataParams.ts';
 import { listEnvelope, operationRoute, pageParams, type Route, viewParam } from '../route.ts';
 import { ApiError } from '../../core/errors.ts';
 import { runwayRule } from '../../derived/dilution/rules.ts';
@@ -76,7 +76,7 @@ const listRoutes: Route[] = tables.map(({ slug, table, eventsOnly, summary, desc
     summary,
     description: `${description} Newest first; cursor pagination. Name the company with \`ticker\` or \`cik\`. A table the service holds nothing of answers an empty list with its coverage; it never guesses.`,
     ...common,
-    params: { query: z.strictObject({ ...company, ...pageParams, view: viewParam }) },
+    params: { query: oneOfRequired({ ...company, ...pageParams, view: viewParam }, ['ticker', 'cik']) },
     response: listEnvelope(record).extend({ coverage: coverageSchema }),
     operation: DilutionRecordsDocument,
     variables: ({ query }) => ({ ticker: query.ticker ?? null, cik: query.cik ?? null, table, eventsOnly: eventsOnly ?? false, first: query.limit, after: query.cursor ?? null }),
@@ -114,7 +114,7 @@ const coverageRoute = operationRoute({
   summary: 'What the service holds of each dilution table for a company',
   description: 'Per table: rows, verified rows (confidence high), rows known from EDGAR\'s index alone, and the latest observation or event date. Zero rows do not establish that the company made no such disclosure.',
   ...common,
-  params: { query: z.strictObject({ ...company, view: viewParam }) },
+  params: { query: oneOfRequired({ ...company, view: viewParam }, ['ticker', 'cik']) },
   response: z.object({
     object: z.literal('dilution_coverage'),
     cik: z.string(),
@@ -146,7 +146,7 @@ const scoreRoute = operationRoute({
   description:
     'Composite 0–100 (higher = more dilution risk) over five weighted sub-ratings, with its band, methodology version, weights, every input with its source (or marked missing) and the reasons. As of the latest date the company\'s records hold (never the clock). A missing input lowers the confidence; it is never read as zero.',
   ...common,
-  params: { query: z.strictObject({ ...company, view: viewParam }) },
+  params: { query: oneOfRequired({ ...company, view: viewParam }, ['ticker', 'cik']) },
   response: z.object({
     object: z.literal('dilution_score'),
     cik: z.string(),
@@ -178,7 +178,7 @@ const ratingsRoute = operationRoute({
   summary: 'Dilution sub-ratings: offering ability, cash need, overhang, float growth, compliance',
   description: 'Each sub-rating with its band, score, weight, reasons (the numbers used, with their dates, and the rule each met), missing inputs and completeness. The same method as `/v1/dilution/score`.',
   ...common,
-  params: { query: z.strictObject({ ...company, view: viewParam }) },
+  params: { query: oneOfRequired({ ...company, view: viewParam }, ['ticker', 'cik']) },
   response: z.object({ object: z.literal('dilution_ratings'), cik: z.string(), asOf: z.string().nullable(), ratings: scoreBody, requestId: z.string() }),
   operation: DilutionRatingsDocument,
   variables: ({ query }) => ({ ticker: query.ticker ?? null, cik: query.cik ?? null }),

@@ -3,7 +3,7 @@
 // of the prior year. No consensus estimates are held: the surprise is year over year.
 import { z } from 'zod';
 import { EarningsDocument } from '../operations/generated.ts';
-import { cikParam, coverage, coverageSchema, inView, tickerParam } from '../dataParams.ts';
+import { cikParam, coverage, coverageSchema, inView, oneOfRequired, tickerParam } from '../dataParams.ts';
 import { listEnvelope, operationRoute, pageParams, type Route, viewParam } from '../route.ts';
 
 const metric = z
@@ -75,15 +75,18 @@ const list = operationRoute({
   meter: 'data_read',
   mcp: true,
   params: {
-    query: z.strictObject({
-      ticker: tickerParam,
-      cik: cikParam,
-      fiscal_year: z.coerce.number().int().min(1990).max(2100).optional().describe('Only this fiscal year'),
-      fiscal_period: z.enum(['Q1', 'Q2', 'Q3', 'Q4']).optional().describe('Only this fiscal quarter'),
-      with_release: z.enum(['true', 'false']).default('false').describe('true: only quarters an earnings release was matched to'),
-      ...pageParams,
-      view: viewParam,
-    }),
+    query: oneOfRequired(
+      {
+        ticker: tickerParam,
+        cik: cikParam,
+        fiscal_year: z.coerce.number().int().min(1990).max(2100).optional().describe('Only this fiscal year'),
+        fiscal_period: z.enum(['Q1', 'Q2', 'Q3', 'Q4']).optional().describe('Only this fiscal quarter'),
+        with_release: z.enum(['true', 'false']).default('false').describe('true: only quarters an earnings release was matched to'),
+        ...pageParams,
+        view: viewParam,
+      },
+      ['ticker', 'cik'],
+    ),
   },
   response: listEnvelope(quarterItem).extend({
     cik: z.string(),

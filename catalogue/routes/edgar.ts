@@ -1,7 +1,7 @@
 // Entities, filings and sections (SPEC 4.5).
 import { z } from 'zod';
 import { EntitiesDocument, FilingByAccessionDocument, FilingSectionDocument, FilingsDocument, LatestFilingDocument, LatestSectionDocument, ResolveEntityDocument, type EntityFieldsFragment, type FilingFieldsFragment } from '../operations/generated.ts';
-import { cikParam, coverage, coverageSchema, dateFilters, inView, tickerParam, type View } from '../dataParams.ts';
+import { cikParam, coverage, coverageSchema, dateFilters, inView, oneOfRequired, tickerParam, type View } from '../dataParams.ts';
 import { listEnvelope, operationRoute, pageParams, viewParam } from '../route.ts';
 import { ApiError } from '../../core/errors.ts';
 
@@ -150,14 +150,16 @@ export const edgarRoutes = [
     description:
       'Every source the service holds is asked: both SEC ticker maps, the issuers\' submissions (tickers, former names) and the filings held. When they disagree (a ticker that moved to a new company), the best match has a lower confidence, `reason` says why, and the others are `alternatives` with their sources. Accepts `CIK0000320193`, padded or bare CIKs, and class tickers written BRK.B, BRK/B or BRK-B. `ticker` and `cik` are synonyms of `identifier`.',
     params: {
-      query: z
-        .strictObject({
+      query: oneOfRequired(
+        {
           identifier: z.string().min(1).max(200).optional().describe('Ticker (AAPL), CIK (320193) or company name'),
           ticker: z.string().min(1).max(20).optional().describe('Synonym of identifier'),
           cik: z.string().min(1).max(20).optional().describe('Synonym of identifier'),
           view: viewParam,
-        })
-        .refine((q) => [q.identifier, q.ticker, q.cik].filter(Boolean).length === 1, { message: 'give exactly one of identifier, ticker or cik', path: ['identifier'] }),
+        },
+        ['identifier', 'ticker', 'cik'],
+        { exactlyOne: true },
+      ),
     },
     response: z.object({
       object: z.literal('entity_resolution'),
@@ -223,7 +225,7 @@ export const edgarRoutes = [
     access: 'org',
     meter: 'data_read',
     mcp: true,
-    params: { query: z.strictObject({ ...companyParams, form: z.string().min(1).max(20).default('10-K'), view: viewParam }) },
+    params: { query: oneOfRequired({ ...companyParams, form: z.string().min(1).max(20).default('10-K'), view: viewParam }, ['ticker', 'cik']) },
     response: filing.extend({ sections: z.array(z.object({ key: z.string(), title: z.string(), charCount: z.number().int() })).optional(), requestId: z.string() }),
     errors: ['entity_not_found', 'filing_not_found'],
     operation: LatestFilingDocument,
@@ -245,7 +247,7 @@ export const edgarRoutes = [
     mcp: true,
     params: {
       path: z.strictObject({ section_key: sectionKeyParam }),
-      query: z.strictObject({ ...companyParams, form: z.string().min(1).max(20).default('10-K'), max_chars: maxCharsParam, view: viewParam }),
+      query: oneOfRequired({ ...companyParams, form: z.string().min(1).max(20).default('10-K'), max_chars: maxCharsParam, view: viewParam }, ['ticker', 'cik']),
     },
     response: sectionResponse,
     errors: ['entity_not_found', 'filing_not_found', 'section_not_found'],

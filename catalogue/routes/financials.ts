@@ -1,7 +1,7 @@
 // Facts, normalized statements and segments (SPEC 4.5).
 import { z } from 'zod';
 import { FactsDocument, SegmentsDocument, StatementsDocument, type LineFieldsFragment } from '../operations/generated.ts';
-import { cikParam, coverage, coverageSchema, dateParam, tickerParam, type View } from '../dataParams.ts';
+import { cikParam, coverage, coverageSchema, dateParam, oneOfRequired, tickerParam, type View } from '../dataParams.ts';
 import { operationRoute, pageParams, viewParam } from '../route.ts';
 import { factDurations, type FactDuration } from '../../resolvers/financials.ts';
 
@@ -73,7 +73,7 @@ export const financialRoutes = [
     meter: 'data_read',
     mcp: true,
     params: {
-      query: z.strictObject({
+      query: oneOfRequired({
         ...company,
         tag: z.string().min(1).max(200).describe('A tag (Revenues, us-gaap:NetIncomeLoss) or a line item (revenue, net_income)'),
         form: z.string().min(1).max(20).optional().describe('Only facts reported in this form, e.g. 10-K'),
@@ -87,7 +87,7 @@ export const financialRoutes = [
         limit: z.coerce.number().int().min(1).max(100).default(25).describe('How many facts, 1 to 100 (default 25)'),
         cursor: pageParams.cursor,
         view: viewParam,
-      }),
+      }, ['ticker', 'cik']),
     },
     response: z.object({
       object: z.literal('fact_series'),
@@ -156,7 +156,7 @@ export const financialRoutes = [
     meter: 'data_read',
     mcp: true,
     params: {
-      query: z.strictObject({
+      query: oneOfRequired({
         ...company,
         period: z.enum(['annual', 'quarterly']).default('annual'),
         limit: z.coerce.number().int().min(1).max(40).default(4).describe('How many periods, 1 to 40 (default 4)'),
@@ -167,7 +167,7 @@ export const financialRoutes = [
             'Which version of a restated value to show: `latest` (default: a later filing\'s restatement replaces the value first filed, which is kept in the line\'s `restatedFrom`) or `first` (each value as first filed, what was known at the time; a later restatement is in `restatedTo`). A later report that only rounds an earlier, more precise one is not a restatement: the precise figure stands in both.',
           ),
         view: viewParam,
-      }),
+      }, ['ticker', 'cik']),
     },
     response: z.object({
       object: z.literal('statement_bundle'),
@@ -206,7 +206,7 @@ export const financialRoutes = [
     access: 'org',
     meter: 'data_read',
     mcp: true,
-    params: { query: z.strictObject({ ...company, view: viewParam }) },
+    params: { query: oneOfRequired({ ...company, view: viewParam }, ['ticker', 'cik']) },
     response: z.object({ object: z.literal('segment_report'), cik: z.string(), rounding: z.string(), axes: z.array(z.looseObject({ axis: z.string(), kind: z.string(), confidence: z.enum(['reported', 'low_confidence']) })), coverage: coverageSchema, requestId: z.string() }),
     errors: ['entity_not_found'],
     operation: SegmentsDocument,

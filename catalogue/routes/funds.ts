@@ -3,7 +3,7 @@
 // identifiers, value, percent of net assets, categories, and the fund's totals).
 import { z } from 'zod';
 import { FundHoldingsDocument, FundsDocument } from '../operations/generated.ts';
-import { cikParam, coverage, coverageSchema, dateParam, inView, tickerParam, type View } from '../dataParams.ts';
+import { cikParam, coverage, coverageSchema, dateParam, inView, oneOfRequired, tickerParam, type View } from '../dataParams.ts';
 import { listEnvelope, operationRoute, pageParams, type Route, viewParam } from '../route.ts';
 import type { FundHoldingsQuery } from '../operations/generated.ts';
 import { provenance } from './ownership.ts';
@@ -222,7 +222,7 @@ const holdingsRoute = operationRoute({
   ...common,
   errors: ['entity_not_found', 'fund_not_found'],
   params: {
-    query: z.strictObject({ cik: cikParam.describe('The registrant\'s Central Index Key'), ticker: tickerParam.describe('The registrant\'s ticker'), series_id: seriesIdParam.optional().describe('EDGAR series id, e.g. S000012000'), ...holdingsFilters }),
+    query: oneOfRequired({ cik: cikParam.describe('The registrant\'s Central Index Key'), ticker: tickerParam.describe('The registrant\'s ticker'), series_id: seriesIdParam.optional().describe('EDGAR series id, e.g. S000012000'), ...holdingsFilters }, ['series_id', 'cik', 'ticker']),
   },
   response: holdingsResponse,
   operation: FundHoldingsDocument,

@@ -27,8 +27,12 @@ import { ownershipRoutes } from './ownership.ts';
 import { fundRoutes } from './funds.ts';
 import { agentRoutes } from './agent.ts';
 import { searchRoutes } from './search.ts';
+import { memberRoutes } from './members.ts';
+import { operatorRoutes } from './operator.ts';
+import { authRoutes } from './auth.ts';
+import { authProviderRoutes } from './authProviders.ts';
 
-export const routes: Route[] = [...discoveryRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...dilutionRoutes, ...insiderRoutes, ...offeringRoutes, ...earningsRoutes, ...compensationRoutes, ...ownershipRoutes, ...fundRoutes, ...agentRoutes, ...searchRoutes, ...marketRoutes, ...macroRoutes, ...intelligenceRoutes, ...portfolioRoutes, ...optimizeRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes];
+export const routes: Route[] = [...discoveryRoutes, ...authRoutes, ...authProviderRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...financialRoutes, ...formAndEventRoutes, ...dilutionRoutes, ...insiderRoutes, ...offeringRoutes, ...earningsRoutes, ...compensationRoutes, ...ownershipRoutes, ...fundRoutes, ...agentRoutes, ...searchRoutes, ...marketRoutes, ...macroRoutes, ...intelligenceRoutes, ...portfolioRoutes, ...optimizeRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes, ...memberRoutes, ...operatorRoutes];
 
 // Monitors save list reads of this table; they learn which ones here, once it is built.
 provideWatchableReads(routes.filter((r): r is Route & WatchableRead => !!r.watch && r.method === 'GET'));

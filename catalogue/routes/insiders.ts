@@ -4,7 +4,7 @@
 // descriptions below).
 import { z } from 'zod';
 import { InsiderFilingDocument, InsiderSummaryDocument, InsiderTransactionsDocument, type InsiderTransactionFieldsFragment } from '../operations/generated.ts';
-import { cikParam, coverage, coverageSchema, dateFilters, dateParam, inView, tickerParam, type View } from '../dataParams.ts';
+import { cikParam, coverage, coverageSchema, dateFilters, dateParam, inView, oneOfRequired, tickerParam, type View } from '../dataParams.ts';
 import { listEnvelope, operationRoute, pageParams, type Route, viewParam } from '../route.ts';
 import { ApiError } from '../../core/errors.ts';
 import { transactionCodes } from '../../resolvers/insiders.ts';
@@ -244,13 +244,16 @@ const summaryRoute = operationRoute({
   mcp: true,
   errors: ['entity_not_found'],
   params: {
-    query: z.strictObject({
-      ticker: tickerParam.describe('Issuer ticker (ticker or cik is required)'),
-      cik: cikParam.describe('Issuer CIK (ticker or cik is required)'),
-      from: dateParam('Transaction date on or after'),
-      to: dateParam('Transaction date on or before'),
-      view: viewParam,
-    }),
+    query: oneOfRequired(
+      {
+        ticker: tickerParam.describe('Issuer ticker'),
+        cik: cikParam.describe('Issuer CIK'),
+        from: dateParam('Transaction date on or after'),
+        to: dateParam('Transaction date on or before'),
+        view: viewParam,
+      },
+      ['ticker', 'cik'],
+    ),
   },
   response: z.object({
     object: z.literal('insider_summary'),

@@ -3,7 +3,7 @@
 // every row with the filing it came from.
 import { z } from 'zod';
 import { BeneficialOwnersDocument, Ownership13fFilingsDocument, Ownership13fHoldingsDocument } from '../operations/generated.ts';
-import { cikParam, coverage, coverageSchema, dateFilters, dateParam, inView, tickerParam } from '../dataParams.ts';
+import { cikParam, coverage, coverageSchema, dateFilters, dateParam, inView, oneOfRequired, tickerParam } from '../dataParams.ts';
 import { listEnvelope, operationRoute, pageParams, type Route, viewParam } from '../route.ts';
 import { amendmentRule, supersessionRule, valueUnitRule } from '../../resolvers/ownership.ts';
 
@@ -243,7 +243,7 @@ const ownersRoute = operationRoute({
     'An unknown ticker or CIK is 404 `entity_not_found`.',
   ...common,
   errors: ['entity_not_found'],
-  params: { query: z.strictObject({ ticker: tickerParam, cik: cikParam.describe('The issuer\'s Central Index Key'), schedule: z.enum(['13D', '13G']).optional().describe('Only owners whose current statement is a 13D, or a 13G'), ...pageParams, view: viewParam }) },
+  params: { query: oneOfRequired({ ticker: tickerParam, cik: cikParam.describe('The issuer\'s Central Index Key'), schedule: z.enum(['13D', '13G']).optional().describe('Only owners whose current statement is a 13D, or a 13G'), ...pageParams, view: viewParam }, ['ticker', 'cik']) },
   response: listEnvelope(owner).extend({ issuerCik: z.string(), supersessionRule: z.string(), coverage: coverageSchema }),
   operation: BeneficialOwnersDocument,
   variables: ({ query }) => ({ ticker: query.ticker ?? null, cik: query.cik ?? null, schedule: query.schedule ?? null, first: query.limit, after: query.cursor ?? null }),

@@ -14,6 +14,7 @@ import {
 } from '../operations/generated.ts';
 import { apiKeyIdShape } from '../../resolvers/apiKeys.ts';
 import { apiKeyScopes, type ApiKeyScope } from '../../resolvers/principal.ts';
+import { roles } from '../../resolvers/roles.ts';
 import { listEnvelope, operationRoute, pageParams, viewParam } from '../route.ts';
 
 const organization = z.object({
@@ -59,6 +60,11 @@ export const platformRoutes = [
       apiKey: apiKey.nullable().describe('The key used for this request (API-key requests)'),
       user: z.object({ object: z.literal('user'), id: z.string(), email: z.string() }).nullable().describe('The signed-in person (session requests)'),
       sessionExpiresAt: z.iso.datetime().nullable(),
+      role: z.enum(roles).nullable().describe('The person\'s role in the organization (null for an API key, or without an organization)'),
+      operator: z.boolean().describe('Whether the person operates the service (/v1/operator/*)'),
+      memberships: z
+        .array(z.object({ organization: z.object({ id: z.string(), name: z.string() }), role: z.enum(roles) }))
+        .describe('The organizations the person belongs to, oldest first, to switch between (POST /v1/auth/switch-organization); empty for an API key'),
       requestId: z.string(),
     }),
     operation: MeDocument,
@@ -69,6 +75,9 @@ export const platformRoutes = [
       apiKey: me.apiKey && toApiKey(me.apiKey),
       user: me.user && { object: 'user', ...me.user },
       sessionExpiresAt: me.sessionExpiresAt,
+      role: me.role ?? null,
+      operator: me.operator,
+      memberships: me.memberships,
       ...meta,
     })),
   operationRoute({

@@ -236,6 +236,7 @@ export const portfolioRoutes = [
           .min(1)
           .max(hedgeInstruments.length)
           .refine((list) => new Set(list).size === list.length, 'an instrument is named twice')
+          .meta({ uniqueItems: true })
           .optional()
           .describe('The instruments to hedge with (default: each of SPY, QQQ, IWM and TLT whose prices cover the holdings\' window)'),
         bounds: z

@@ -3,7 +3,7 @@
 // summaries, over the window stated in the answer.
 import type { Context } from '../context.ts';
 import { ols, RegressionError, type OlsResult } from './regression.ts';
-import { invalid, loadSample, type ModelName, type Sample } from './window.ts';
+import { forComputation, invalid, loadSample, type ModelName, type Sample } from './window.ts';
 
 export type Holding = { ticker: string; weight: number } | { ticker: string; shares: number };
 
@@ -91,7 +91,7 @@ export function loadPortfolioSample(ctx: Context, input: Omit<AnalyzeInput, 'ben
 export async function analyzePortfolio(ctx: Context, input: AnalyzeInput) {
   const benchmark = input.benchmark.toUpperCase();
   const sample = await loadPortfolioSample(ctx, input, benchmark);
-  return { sample, result: analyzeSample(sample, input.holdings, benchmark) };
+  return { sample, result: await ctx.analytics.run<typeof analyzeSample>('analyze', forComputation(sample), input.holdings, benchmark) };
 }
 
 /** The computation alone, on a sample already loaded (benchmarks run it on synthetic samples). */

@@ -17,7 +17,7 @@
 import { ApiError } from '../../core/errors.ts';
 import type { Context } from '../context.ts';
 import { excessOf, fitFactors, periodReturns, portfolioWeights, type Holding } from './analyze.ts';
-import { invalid, loadSample, type ModelName, type Sample } from './window.ts';
+import { forComputation, invalid, loadSample, type ModelName, type Sample } from './window.ts';
 
 export interface AttributionInput {
   holdings: Holding[];
@@ -64,7 +64,8 @@ export async function attributePortfolio(ctx: Context, input: AttributionInput) 
   const estimation = await sampleEndingAt(ctx, { tickers, to: input.to, lookbackDays: input.lookbackDays, model: input.model });
   const period = await periodSample(ctx, tickers, input, estimation);
   const sources = [...new Map([...estimation.sources, ...period.sources].map((s) => [s.sourceKey, s])).values()].sort((a, b) => (a.sourceKey < b.sourceKey ? -1 : a.sourceKey > b.sourceKey ? 1 : 0));
-  return { sample: estimation, sources, result: attributeSamples(estimation, period, input) };
+  const result = await ctx.analytics.run<typeof attributeSamples>('attribution', forComputation(estimation), forComputation(period), input);
+  return { sample: estimation, sources, result };
 }
 
 export function attributeSamples(estimation: Sample, period: Sample, input: AttributionInput) {

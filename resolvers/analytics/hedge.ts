@@ -26,7 +26,7 @@ import type { Context } from '../context.ts';
 import { excessOf, exposureSummary, fitFactors, portfolioWeights, type Holding } from './analyze.ts';
 import { cholesky, choleskySolve, NotPositiveDefiniteError } from './linalg.ts';
 import { sampleCovariance } from './risk.ts';
-import { invalid, loadSample, marketFiles, windowBounds, type ModelName, type Sample } from './window.ts';
+import { forComputation, invalid, loadSample, marketFiles, windowBounds, type ModelName, type Sample } from './window.ts';
 
 export const hedgeInstruments = ['SPY', 'QQQ', 'IWM', 'TLT'] as const;
 export type HedgeInstrument = (typeof hedgeInstruments)[number];
@@ -99,7 +99,7 @@ export async function portfolioHedge(ctx: Context, input: HedgeInput) {
   const { instruments, bounds } = checkHedgeRequest(input.instruments, input.bounds, new Set(held.map((f) => f.subject.toUpperCase())));
   // holdings first, so that loadSample names an unknown holding by its place among them
   const sample = await loadSample(ctx, { tickers: [...new Set([...holdings, ...instruments])], asOf: input.asOf, lookbackDays: input.lookbackDays, model: input.model });
-  return { sample, result: hedgeOfSample(sample, input.holdings, instruments, bounds) };
+  return { sample, result: await ctx.analytics.run<typeof hedgeOfSample>('hedge', forComputation(sample), input.holdings, instruments, bounds) };
 }
 
 /** The problem q(h) = q0 + 2cᵀh + hᵀQh over the box lo ≤ h ≤ hi, m ≤ 4 ratios. */

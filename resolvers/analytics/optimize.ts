@@ -24,7 +24,7 @@ import { excessOf, fitFactors, loadPortfolioSample, portfolioWeights, type Holdi
 import { heldSeries, monthly, sourcesByKey } from './macro.ts';
 import { regimeOf, regimeRule, yoyTrend, type RegimeName } from './macroPack.ts';
 import { sampleCovariance } from './risk.ts';
-import { invalid, type ModelName, type Sample } from './window.ts';
+import { forComputation, invalid, type ModelName, type Sample } from './window.ts';
 
 const tradingDays = 252;
 /** Weight of the total-variance term that makes factor_neutral and min_drawdown strictly convex. */
@@ -220,7 +220,7 @@ export async function optimizePortfolio(ctx: Context, input: OptimizeInput) {
   const benchmark = input.benchmark.toUpperCase();
   const sample = await loadPortfolioSample(ctx, input, benchmark);
   const regime = input.objective === 'regime_aware' ? await regimeAsOf(ctx, sample.dates[sample.dates.length - 1]!) : null;
-  const result = optimizeSample(await highs(), sample, input, benchmark, regime?.regime ?? null);
+  const result = await ctx.analytics.run<typeof optimizeTask>('optimize', forComputation(sample), input, benchmark, regime?.regime ?? null);
   const sources = [...sample.sources, ...(regime?.sources ?? [])].sort((a, b) => (a.sourceKey < b.sourceKey ? -1 : a.sourceKey > b.sourceKey ? 1 : 0));
   return { sample, sources, result };
 }
@@ -263,6 +263,11 @@ function boundsOf(tickers: string[], input: OptimizeInput): Bounds {
     throw new ApiError('optimization_infeasible', `The lower bounds add up to ${sumMin}, above 1: no weights within them add up to 1.`, { details: { reason: 'sum of min above 1', sumMin, sumMax } });
   }
   return { lower, upper };
+}
+
+/** optimizeSample with the HiGHS runtime of the thread it runs on (each worker thread instantiates its own). */
+export async function optimizeTask(sample: Sample, input: OptimizeInput, benchmark: string, regime: Awaited<ReturnType<typeof regimeAsOf>>['regime'] | null) {
+  return optimizeSample(await highs(), sample, input, benchmark, regime);
 }
 
 /** The computation alone, on a sample already loaded. */

@@ -11,7 +11,7 @@
 import type { Context } from '../context.ts';
 import { excessOf, fitFactors, loadPortfolioSample, portfolioWeights, type AnalyzeInput, type Holding } from './analyze.ts';
 import { portfolioRisk, RiskInputError, sampleCovariance } from './risk.ts';
-import { invalid, type Sample } from './window.ts';
+import { forComputation, invalid, type Sample } from './window.ts';
 
 const tradingDays = 252;
 
@@ -38,7 +38,7 @@ export function groupsOf(factorNames: readonly string[]): Record<string, string[
 export async function portfolioRiskOf(ctx: Context, input: AnalyzeInput) {
   const benchmark = input.benchmark.toUpperCase();
   const sample = await loadPortfolioSample(ctx, input, benchmark);
-  return { sample, result: riskOfSample(sample, input.holdings, benchmark) };
+  return { sample, result: await ctx.analytics.run<typeof riskOfSample>('risk', forComputation(sample), input.holdings, benchmark) };
 }
 
 export function riskOfSample(sample: Sample, holdingsIn: Holding[], benchmark: string) {

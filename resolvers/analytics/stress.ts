@@ -12,7 +12,7 @@
 import type { Context } from '../context.ts';
 import { excessOf, fitFactors, portfolioWeights, type Holding } from './analyze.ts';
 import { scenarioById, stressScenarios, type StressScenario } from './scenarios.ts';
-import { invalid, loadSample, type ModelName } from './window.ts';
+import { forComputation, invalid, loadSample, type Close, type ModelName, type Sample } from './window.ts';
 
 export interface StressInput {
   holdings: Holding[];
@@ -47,11 +47,47 @@ function onOrBefore(bars: { date: string; close: number }[], date: string): { da
   return found;
 }
 
+/** A close a holding can be stressed with. */
+const usable = (b: Close) => Number.isFinite(b.close) && b.close > 0;
+
+/**
+ * What the historical scenarios read of the history beyond the window: per ticker, of its usable
+ * closes those a scenario starts or ends on (the latest on or before each end of its window) and
+ * the last one held (whether the file covers the window); and the model's factor returns on the
+ * dates inside a scenario's window. stressOfSample finds the same closes and dates in it as in the
+ * whole history, and this is what crosses to a worker thread instead of every close and every
+ * factor date held.
+ */
+export function scenarioHistory(sample: Sample, scenarios: readonly StressScenario[]): Sample['history'] {
+  const windows = scenarios.flatMap((s) => (s.window ? [s.window] : []));
+  const closes = new Map(
+    [...sample.history.closes].map(([ticker, all]) => {
+      const bars = all.filter(usable);
+      const read = new Set<Close>();
+      for (const window of windows) {
+        for (const bar of [onOrBefore(bars, window.from), onOrBefore(bars, window.to)]) if (bar) read.add(bar);
+      }
+      if (bars.length) read.add(bars[bars.length - 1]!);
+      return [ticker, bars.filter((b) => read.has(b))];
+    }),
+  );
+  const factors = new Map<string, Map<string, number>>();
+  if (windows.length) for (const [date, values] of sample.history.factors) if (windows.some((w) => date > w.from && date <= w.to)) factors.set(date, values);
+  return { closes, factors };
+}
+
 export async function stressTest(ctx: Context, input: StressInput) {
   const scenarios = checkScenarioIds(input.scenarios);
   const tickers = [...new Set(input.holdings.map((h) => h.ticker.toUpperCase()))];
   const sample = await loadSample(ctx, { tickers, asOf: input.asOf, lookbackDays: input.lookbackDays, model: input.model });
-  const { weights, basis } = portfolioWeights(input.holdings, sample.lastClose);
+  const result = await ctx.analytics.run<typeof stressOfSample>('stress', forComputation(sample, scenarioHistory(sample, scenarios)), input.holdings, scenarios);
+  return { sources: sample.sources, result };
+}
+
+/** The computation alone, on a sample already loaded (with the history its historical scenarios read). */
+export function stressOfSample(sample: Sample, holdingsIn: Holding[], scenarios: readonly StressScenario[]) {
+  const tickers = [...new Set(holdingsIn.map((h) => h.ticker.toUpperCase()))];
+  const { weights, basis } = portfolioWeights(holdingsIn, sample.lastClose);
   const rf = sample.factors.get('RF')!;
   const factorNames = [...sample.factorNames];
   const betas = new Map(
@@ -63,7 +99,7 @@ export async function stressTest(ctx: Context, input: StressInput) {
   const n = sample.dates.length;
 
   // closes and factor returns beyond the window, as loadSample read them (no second read)
-  const closes = new Map([...sample.history.closes].map(([ticker, bars]) => [ticker, bars.filter((b) => Number.isFinite(b.close) && b.close > 0)]));
+  const closes = new Map([...sample.history.closes].map(([ticker, bars]) => [ticker, bars.filter(usable)]));
   const compounded = (i: number, window: { from: string; to: string }) => {
     const dates = [...sample.history.factors.keys()].filter((d) => d > window.from && d <= window.to && factorNames.every((f) => sample.history.factors.get(d)!.has(f))).sort();
     if (!dates.length) throw invalid(`scenarios[${i}]`, `no daily factor returns of ${sample.model} are held between ${window.from} and ${window.to}, so a holding whose prices do not cover the window cannot be stressed`);
@@ -113,15 +149,12 @@ export async function stressTest(ctx: Context, input: StressInput) {
   }
 
   return {
-    sources: sample.sources,
-    result: {
-      asOf: sample.dates[n - 1]!,
-      window: { from: sample.dates[0]!, to: sample.dates[n - 1]!, days: n },
-      model: sample.model,
-      modelReason: sample.modelReason,
-      weightBasis: basis,
-      exposures: tickers.map((ticker) => ({ ticker, weight: weights.get(ticker)!, betas: betas.get(ticker)! })),
-      scenarios: results,
-    },
+    asOf: sample.dates[n - 1]!,
+    window: { from: sample.dates[0]!, to: sample.dates[n - 1]!, days: n },
+    model: sample.model,
+    modelReason: sample.modelReason,
+    weightBasis: basis,
+    exposures: tickers.map((ticker) => ({ ticker, weight: weights.get(ticker)!, betas: betas.get(ticker)! })),
+    scenarios: results,
   };
 }

@@ -27,6 +27,15 @@ export interface Sample {
   sources: MarketSource[];
 }
 
+/**
+ * The sample as a computation receives it (the runner may copy it to a worker thread): the
+ * window's series without what was read beyond it. The history is every close and every factor
+ * date held, far larger than the window, and copying it would cost the event loop what the worker
+ * saves; the files read are the request's to cite. The stress test passes the part of the history
+ * its scenarios read.
+ */
+export const forComputation = (sample: Sample, history: Sample['history'] = { closes: new Map(), factors: new Map() }): Sample => ({ ...sample, history, sources: [] });
+
 export const invalid = (path: string, message: string, extra: Record<string, unknown> = {}) =>
   new ApiError('validation_error', `${path}: ${message}`, { details: { issues: [{ path, message, code: 'invalid_value' }], ...extra } });
 
@@ -80,8 +89,18 @@ async function readFactorTable(ctx: Context, model: ModelName): Promise<{ byDate
 }
 
 function candidateDates(tickers: Map<string, Map<string, unknown>>, factors: Map<string, Map<string, number>>, needed: readonly string[]): string[] {
-  const [first, ...rest] = [...tickers.values()];
-  return [...first!.keys()].filter((date) => rest.every((t) => t.has(date)) && needed.every((f) => factors.get(date)?.has(f))).sort();
+  // The dates of the ticker with the fewest are tried against the others: the same dates, sorted,
+  // for a fraction of the lookups when one file is much shorter than the rest (this runs on the
+  // event loop for every analytics request).
+  const [shortest, ...rest] = [...tickers.values()].sort((a, b) => a.size - b.size);
+  return [...shortest!.keys()].filter((date) => rest.every((t) => t.has(date)) && needed.every((f) => factors.get(date)?.has(f))).sort();
+}
+
+/** The last date on which the factor table has `factor` (the table is in no particular order). */
+function lastDateWith(byDate: Map<string, Map<string, number>>, factor: string): string | undefined {
+  let last: string | undefined;
+  for (const [date, values] of byDate) if (values.has(factor) && (last === undefined || date > last)) last = date;
+  return last;
 }
 
 /** The market files held (every kind), in source-key order; kept until an ingest commits. */
@@ -117,8 +136,10 @@ async function chooseWindow(ctx: Context, input: SampleRequest) {
     const withMomentum = five.dates.length ? await choose('ff5_mom') : five;
     const covered = withMomentum.dates.length === five.dates.length && withMomentum.dates[withMomentum.dates.length - 1] === five.dates[five.dates.length - 1];
     chosen = covered ? withMomentum : five;
-    const momentumEnd = [...(await factorTable(ctx, 'ff5_mom')).byDate.entries()].filter(([, f]) => f.has('Mom')).map(([d]) => d).sort().at(-1);
-    modelReason = covered ? 'ff5_mom (the default): momentum covers the window' : `ff5 (the default when momentum does not cover the window): daily momentum ends ${momentumEnd ?? 'nowhere held'}, before the window's last date ${five.dates.at(-1)}`;
+    // where momentum ends is looked for only when it is stated
+    modelReason = covered
+      ? 'ff5_mom (the default): momentum covers the window'
+      : `ff5 (the default when momentum does not cover the window): daily momentum ends ${lastDateWith((await factorTable(ctx, 'ff5_mom')).byDate, 'Mom') ?? 'nowhere held'}, before the window's last date ${five.dates.at(-1)}`;
   }
   const { model, table, dates } = chosen;
   if (input.asOf && !dates.length) throw invalid('asOf', `no date on or before ${input.asOf} has data for every holding and every factor of ${model}`);

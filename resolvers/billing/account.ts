@@ -5,6 +5,7 @@ import { ApiError } from '../../core/errors.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import type { Context, Services } from '../context.ts';
+import { operatorCli, recordAuditBy, type AuditSource } from '../accounts/auditLog.ts';
 import { starterGrant } from './catalog.ts';
 import { creditRoom, grantRoom, grantUsedUp, stateGate, subscriptionPlans, type Gate } from './gates.ts';
 import { appendEntry, currentPeriod, ensureAccount, lockAccount, millicentsPerCent, wholeCents } from './ledger.ts';
@@ -97,9 +98,9 @@ export async function setBudget(ctx: Context, orgId: string, budget: { hardCapCe
   await ctx.prisma.$transaction(async (tx) => {
     await lockAccount(tx, orgId);
     const updated = await tx.billingAccount.update({ where: { orgId }, data: budget });
-    events.push(
-      await recordEvent(tx, 'billing.budget_updated', orgId, { hardCapCents: updated.hardCapCents, softCapCents: updated.softCapCents, approvalThresholdCents: updated.approvalThresholdCents }, ctx.requestId),
-    );
+    const controls = { hardCapCents: updated.hardCapCents, softCapCents: updated.softCapCents, approvalThresholdCents: updated.approvalThresholdCents };
+    events.push(await recordEvent(tx, 'billing.budget_updated', orgId, controls, ctx.requestId));
+    events.push(await recordAuditBy(tx, { ctx }, orgId, 'budget.changed', { type: 'billing_account', id: orgId }, { budget: controls }));
   });
   await publishAll(ctx.bus, events);
   return billingSnapshot(ctx, orgId);
@@ -117,7 +118,11 @@ export async function setAutoTopup(ctx: Context, orgId: string, settings: { enab
   }
   // a change here resumes an auto-top-up paused by a failure
   const resume = current.autoTopupInFlight?.startsWith(autoTopupFailedMark) ? { autoTopupInFlight: null } : {};
-  await ctx.prisma.billingAccount.update({ where: { orgId }, data: { autoTopupEnabled: settings.enabled, autoTopupThresholdCents: thresholdCents, autoTopupAmountCents: amountCents, ...resume } });
+  const audit = await ctx.prisma.$transaction(async (tx) => {
+    await tx.billingAccount.update({ where: { orgId }, data: { autoTopupEnabled: settings.enabled, autoTopupThresholdCents: thresholdCents, autoTopupAmountCents: amountCents, ...resume } });
+    return recordAuditBy(tx, { ctx }, orgId, 'budget.changed', { type: 'billing_account', id: orgId }, { autoTopup: { enabled: settings.enabled, thresholdCents, amountCents } });
+  });
+  await publishAll(ctx.bus, [audit]);
   return creditSummary(ctx, orgId);
 }
 
@@ -138,7 +143,11 @@ export async function resetGrant(ctx: Context, orgId: string) {
       });
     }
     await tx.billingAccount.update({ where: { orgId }, data: { grantCallsUsed: 0, grantResetAt: new Date() } });
+    const before = await tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { planKey: true, billingState: true } });
     await tx.organization.update({ where: { id: orgId }, data: { planKey: 'sandbox_grant', billingState: 'sandbox_grant' } });
+    if (before.planKey !== 'sandbox_grant' || before.billingState !== 'sandbox_grant') {
+      events.push(await recordAuditBy(tx, { ctx }, orgId, 'plan.changed', { type: 'organization', id: orgId }, { planKey: 'sandbox_grant', billingState: 'sandbox_grant', previousPlanKey: before.planKey, previousBillingState: before.billingState, reason: 'grant_reset' }));
+    }
     // The grant is calls, not credit: the entry records it in the ledger's history and moves no balance.
     await appendEntry(tx, orgId, { type: 'grant', amountMillicents: 0n, description: `Starter grant of ${starterGrant.calls} calls re-granted` });
     events.push(await recordEvent(tx, 'billing.grant_reset', orgId, { calls: starterGrant.calls }, ctx.requestId));
@@ -192,8 +201,8 @@ export async function quote(services: Services, orgId: string, ask: { meterClass
   };
 }
 
-/** Operator: an `adjustment` entry (credits:adjust). */
-export async function adjustCredits(services: Pick<Services, 'prisma' | 'bus'>, orgId: string, amountCents: number, reason: string) {
+/** Operator: an `adjustment` entry (credits:adjust, POST /v1/operator/organizations/{org_id}/credits). */
+export async function adjustCredits(services: Pick<Services, 'prisma' | 'bus'>, orgId: string, amountCents: number, reason: string, source: AuditSource = operatorCli) {
   const events: BusEvent[] = [];
   const entry = await services.prisma.$transaction(async (tx) => {
     const account = await lockAccount(tx, orgId);
@@ -202,7 +211,8 @@ export async function adjustCredits(services: Pick<Services, 'prisma' | 'bus'>, 
       throw new ApiError('validation_error', `The adjustment would take the balance below zero (balance ${wholeCents(account.balanceMillicents)} cents).`, { details: { issues: [{ path: 'amountCents', message: 'more than the balance' }] } });
     }
     const written = await appendEntry(tx, orgId, { type: 'adjustment', amountMillicents: amount, description: reason });
-    events.push(await recordEvent(tx, 'billing.credits_adjusted', orgId, { amountCents, reason, balanceAfterMillicents: Number(written!.balanceAfterMillicents) }));
+    events.push(await recordEvent(tx, 'billing.credits_adjusted', orgId, { amountCents, reason, balanceAfterMillicents: Number(written!.balanceAfterMillicents) }, source.ctx.requestId || undefined));
+    events.push(await recordAuditBy(tx, source, orgId, 'credits.adjusted', { type: 'ledger_entry', id: written!.id }, { amountCents, reason, balanceAfterMillicents: Number(written!.balanceAfterMillicents) }));
     return written!;
   });
   await publishAll(services.bus, events);
@@ -211,15 +221,17 @@ export async function adjustCredits(services: Pick<Services, 'prisma' | 'bus'>, 
 
 export const planStates = ['sandbox_grant', 'active', 'past_due', 'canceled'] as const;
 
-/** Operator: move an organization to a plan (billing:set-plan). */
-export async function setPlan(services: Pick<Services, 'prisma' | 'bus'>, orgId: string, planKey: string, billingState?: string) {
+/** Operator: move an organization to a plan (billing:set-plan, POST /v1/operator/organizations/{org_id}/plan). */
+export async function setPlan(services: Pick<Services, 'prisma' | 'bus'>, orgId: string, planKey: string, billingState?: string, source: AuditSource = operatorCli) {
   const plan = await services.prisma.plan.findUnique({ where: { key: planKey } });
   if (!plan) throw new ApiError('validation_error', `There is no plan ${planKey}.`, { details: { issues: [{ path: 'plan', message: 'unknown plan' }] } });
   const state = billingState ?? (planKey === 'sandbox_grant' ? 'sandbox_grant' : 'active');
   const events: BusEvent[] = [];
   const org = await services.prisma.$transaction(async (tx) => {
+    const before = await tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { planKey: true, billingState: true } });
     const updated = await tx.organization.update({ where: { id: orgId }, data: { planKey, billingState: state } });
-    events.push(await recordEvent(tx, 'billing.plan_changed', orgId, { planKey, billingState: state, reason: 'operator' }));
+    events.push(await recordEvent(tx, 'billing.plan_changed', orgId, { planKey, billingState: state, reason: 'operator' }, source.ctx.requestId || undefined));
+    events.push(await recordAuditBy(tx, source, orgId, 'plan.changed', { type: 'organization', id: orgId }, { planKey, billingState: state, previousPlanKey: before.planKey, previousBillingState: before.billingState, reason: 'operator' }));
     return updated;
   });
   await publishAll(services.bus, events);

@@ -8,6 +8,7 @@ import { ApiError } from '../../core/errors.ts';
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import type { Context, Services } from '../context.ts';
+import { paymentProcessor, recordAuditBy, type AuditSource } from '../accounts/auditLog.ts';
 import { autoTopupFailedMark, readAccount } from './account.ts';
 import { appendEntry, ensureAccount, lockAccount, millicentsPerCent, wholeCents } from './ledger.ts';
 
@@ -170,10 +171,14 @@ export async function refundTopUp(ctx: Context, orgId: string, paymentIntentId: 
 /** payg/enable: a customer, a first top-up that saves the card for off-session use, optional auto-top-up. */
 export async function enablePayg(ctx: Context, orgId: string, input: { amountCents: number; autoTopup?: { thresholdCents: number; amountCents: number } }) {
   const topUp = await createTopUp(ctx, orgId, input.amountCents, { saveMethod: true });
-  await ctx.prisma.billingAccount.update({
-    where: { orgId },
-    data: { paygEnabled: true, ...(input.autoTopup ? { autoTopupEnabled: true, autoTopupThresholdCents: input.autoTopup.thresholdCents, autoTopupAmountCents: input.autoTopup.amountCents } : {}) },
+  const audit = await ctx.prisma.$transaction(async (tx) => {
+    await tx.billingAccount.update({
+      where: { orgId },
+      data: { paygEnabled: true, ...(input.autoTopup ? { autoTopupEnabled: true, autoTopupThresholdCents: input.autoTopup.thresholdCents, autoTopupAmountCents: input.autoTopup.amountCents } : {}) },
+    });
+    return input.autoTopup ? recordAuditBy(tx, { ctx }, orgId, 'budget.changed', { type: 'billing_account', id: orgId }, { autoTopup: { enabled: true, ...input.autoTopup }, via: 'payg_enable' }) : null;
   });
+  if (audit) await publishAll(ctx.bus, [audit]);
   return { ...topUp, paygEnabled: true, autoTopup: input.autoTopup ? { enabled: true, ...input.autoTopup } : { enabled: false, thresholdCents: null, amountCents: null } };
 }
 
@@ -236,7 +241,7 @@ export async function listPaymentMethods(db: Services['prisma'], orgId: string) 
 }
 
 export async function updatePaymentMethod(ctx: Context, orgId: string, id: string, change: { primary?: boolean; fallbackPriority?: number }) {
-  await ctx.prisma.$transaction(async (tx) => {
+  const audit = await ctx.prisma.$transaction(async (tx) => {
     await lockAccount(tx, orgId); // one change of the organization's methods at a time: never two primaries
     const method = await tx.paymentMethod.findUnique({ where: { id } });
     if (!method || method.orgId !== orgId) throw new ApiError('payment_method_not_found', `No payment method ${id} in this organization.`);
@@ -245,7 +250,9 @@ export async function updatePaymentMethod(ctx: Context, orgId: string, id: strin
       await tx.paymentMethod.update({ where: { id }, data: { isPrimary: true } });
     }
     if (change.fallbackPriority !== undefined) await tx.paymentMethod.update({ where: { id }, data: { fallbackPriority: change.fallbackPriority } });
+    return recordAuditBy(tx, { ctx }, orgId, 'payment_method.changed', { type: 'payment_method', id }, { change: 'updated', brand: method.brand, last4: method.last4, ...change });
   });
+  await publishAll(ctx.bus, [audit]);
   return ctx.prisma.paymentMethod.findUniqueOrThrow({ where: { id } });
 }
 
@@ -254,7 +261,7 @@ export async function removePaymentMethod(ctx: Context, orgId: string, id: strin
   const method = await ctx.prisma.paymentMethod.findUnique({ where: { id } });
   if (!method || method.orgId !== orgId) throw new ApiError('payment_method_not_found', `No payment method ${id} in this organization.`);
   await detachAtProcessor(ctx.config, id);
-  await forgetPaymentMethod(ctx.prisma, id);
+  await forgetPaymentMethod(ctx, id, { ctx });
   return method;
 }
 
@@ -270,16 +277,21 @@ async function detachAtProcessor(config: Config, id: string): Promise<void> {
   });
 }
 
-export async function forgetPaymentMethod(db: Services['prisma'], id: string) {
-  const method = await db.paymentMethod.findUnique({ where: { id }, select: { orgId: true } });
+/** Forgets a method detached at the processor (by `source`: a member, or the processor's notice); the next one becomes primary. */
+export async function forgetPaymentMethod(services: Pick<Services, 'prisma' | 'bus'>, id: string, source: AuditSource) {
+  const method = await services.prisma.paymentMethod.findUnique({ where: { id }, select: { orgId: true, brand: true, last4: true } });
   if (!method) return;
-  await db.$transaction(async (tx) => {
+  const events: BusEvent[] = [];
+  await services.prisma.$transaction(async (tx) => {
     await lockAccount(tx, method.orgId);
     const deleted = await tx.paymentMethod.deleteMany({ where: { id } });
-    if (!deleted.count || (await tx.paymentMethod.count({ where: { orgId: method.orgId, isPrimary: true } }))) return;
+    if (!deleted.count) return;
+    events.push(await recordAuditBy(tx, source, method.orgId, 'payment_method.changed', { type: 'payment_method', id }, { change: 'removed', brand: method.brand, last4: method.last4 }));
+    if (await tx.paymentMethod.count({ where: { orgId: method.orgId, isPrimary: true } })) return;
     const next = await tx.paymentMethod.findFirst({ where: { orgId: method.orgId }, orderBy: [{ fallbackPriority: 'asc' }, { createdAt: 'asc' }] });
     if (next) await tx.paymentMethod.update({ where: { id: next.id }, data: { isPrimary: true } });
   });
+  await publishAll(services.bus, events);
 }
 
 /**
@@ -288,21 +300,23 @@ export async function forgetPaymentMethod(db: Services['prisma'], id: string) {
  * by a top-up) is detached at the processor instead of saved: false then. The account's row is
  * held while the methods are counted, so notices arriving together make one primary and keep the limit.
  */
-export async function rememberPaymentMethod(services: Pick<Services, 'prisma' | 'config' | 'logger'>, orgId: string, pm: Stripe.PaymentMethod): Promise<boolean> {
+export async function rememberPaymentMethod(services: Pick<Services, 'prisma' | 'bus' | 'config' | 'logger'>, orgId: string, pm: Stripe.PaymentMethod): Promise<boolean> {
   const card = pm.card;
   const fields = { brand: card?.brand ?? pm.type, last4: card?.last4 ?? '', expMonth: card?.exp_month ?? 0, expYear: card?.exp_year ?? 0 };
   const outcome = await services.prisma.$transaction(async (tx) => {
     await lockAccount(tx, orgId);
     if (await tx.paymentMethod.findUnique({ where: { id: pm.id }, select: { id: true } })) {
       await tx.paymentMethod.update({ where: { id: pm.id }, data: fields });
-      return { saved: true, count: 0 };
+      return { saved: true, count: 0, audit: null };
     }
     const count = await tx.paymentMethod.count({ where: { orgId } });
-    if (count >= maxPaymentMethods) return { saved: false, count };
+    if (count >= maxPaymentMethods) return { saved: false, count, audit: null };
     const hasPrimary = (await tx.paymentMethod.count({ where: { orgId, isPrimary: true } })) > 0;
     await tx.paymentMethod.create({ data: { id: pm.id, orgId, ...fields, isPrimary: !hasPrimary, fallbackPriority: count } });
-    return { saved: true, count };
+    const audit = await recordAuditBy(tx, paymentProcessor, orgId, 'payment_method.changed', { type: 'payment_method', id: pm.id }, { change: 'saved', brand: fields.brand, last4: fields.last4, primary: !hasPrimary });
+    return { saved: true, count, audit };
   });
+  if (outcome.audit) await publishAll(services.bus, [outcome.audit]);
   if (!outcome.saved) {
     services.logger.warn({ orgId, paymentMethodId: pm.id, saved: outcome.count }, 'payment method past the limit detached');
     await detachAtProcessor(services.config, pm.id);

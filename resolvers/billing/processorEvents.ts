@@ -5,6 +5,7 @@ import type Stripe from 'stripe';
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import type { Services } from '../context.ts';
+import { paymentProcessor, recordAuditBy } from '../accounts/auditLog.ts';
 import { subscriptionPlans } from './gates.ts';
 import { ensureAccount, lockAccount, millicentsPerCent, appendEntry } from './ledger.ts';
 import { autoTopupFailedMark, creditTopUp, forgetPaymentMethod, rememberPaymentMethod, retrieveInvoice, retrievePaymentMethod, verifyProcessorEvent } from './processor.ts';
@@ -45,8 +46,14 @@ async function applySubscription(services: Services, event: Stripe.Event, sub: S
     const billingState = stateOf(status);
     const planKey = sub.metadata?.planKey && subscriptionPlans.has(sub.metadata.planKey) ? sub.metadata.planKey : undefined;
     await tx.billingAccount.update({ where: { orgId }, data: { subscriptionId: sub.id, subscriptionStatus: status, subscriptionEventAt: occurredAt, customerId: account.customerId ?? id(sub.customer) } });
-    await tx.organization.update({ where: { id: orgId }, data: { billingState, ...(planKey && billingState !== 'canceled' ? { planKey } : {}) } });
+    const before = await tx.organization.findUniqueOrThrow({ where: { id: orgId }, select: { planKey: true, billingState: true } });
+    const after = await tx.organization.update({ where: { id: orgId }, data: { billingState, ...(planKey && billingState !== 'canceled' ? { planKey } : {}) } });
     events.push(await recordEvent(tx, 'billing.plan_changed', orgId, { planKey: planKey ?? null, billingState, reason: `subscription_${status}` }));
+    if (after.planKey !== before.planKey || after.billingState !== before.billingState) {
+      events.push(
+        await recordAuditBy(tx, paymentProcessor, orgId, 'plan.changed', { type: 'organization', id: orgId }, { planKey: after.planKey, billingState, previousPlanKey: before.planKey, previousBillingState: before.billingState, reason: `subscription_${status}`, subscriptionId: sub.id }),
+      );
+    }
   });
   await publishAll(services.bus, events);
 }
@@ -68,7 +75,9 @@ async function setStateFromInvoice(services: Services, invoice: Stripe.Invoice, 
     if (billingState === org.billingState) return;
     await tx.organization.update({ where: { id: orgId }, data: { billingState } });
     await tx.billingAccount.update({ where: { orgId }, data: { subscriptionEventAt: occurredAt } });
-    events.push(await recordEvent(tx, 'billing.plan_changed', orgId, { planKey: org.planKey, billingState, reason: paid ? 'invoice_paid' : 'invoice_payment_failed' }));
+    const reason = paid ? 'invoice_paid' : 'invoice_payment_failed';
+    events.push(await recordEvent(tx, 'billing.plan_changed', orgId, { planKey: org.planKey, billingState, reason }));
+    events.push(await recordAuditBy(tx, paymentProcessor, orgId, 'plan.changed', { type: 'organization', id: orgId }, { planKey: org.planKey, billingState, previousPlanKey: org.planKey, previousBillingState: org.billingState, reason, invoiceId: invoice.id ?? null }));
   });
   await publishAll(services.bus, events);
 }
@@ -138,7 +147,7 @@ const handlers: Record<string, Handler> = {
     if (orgId) await rememberPaymentMethod(services, orgId, pm);
   },
   'payment_method.detached': async (services, event) => {
-    await forgetPaymentMethod(services.prisma, (event.data.object as Stripe.PaymentMethod).id);
+    await forgetPaymentMethod(services, (event.data.object as Stripe.PaymentMethod).id, paymentProcessor);
   },
 };
 

@@ -5,6 +5,7 @@
 // returned, so a monitor is never saved with a read the route would refuse.
 import type { PrismaClient } from '../../prisma/db.ts';
 import { ApiError } from '../../core/errors.ts';
+import { fieldName, issueSentence } from '../../core/issues.ts';
 import { cikOf, tickerMatches, tickerOf } from '../entities.ts';
 import { watchableReads } from './watchable.ts';
 
@@ -711,8 +712,10 @@ async function validateParams(choice: Choice): Promise<string[]> {
   const schema = route?.params.query;
   if (!schema) refuse(`There is no read ${choice.route} to watch.`, { reason: 'no_route' });
   const dropped: string[] = [];
+  // before the schema, which refuses a facts read without a company too, but says less
+  if (choice.facts && !(choice.params.ticker || choice.params.cik)) refuse('A facts monitor needs a company (ticker or CIK).', { reason: 'company_required' });
   for (;;) {
-    const result = schema.safeParse(choice.params);
+    const result = schema.safeParse(choice.params, { reportInput: true });
     if (result.success) break;
     const bad = new Set<string>();
     for (const issue of result.error.issues) {
@@ -720,7 +723,7 @@ async function validateParams(choice: Choice): Promise<string[]> {
       else if (issue.path.length) bad.add(String(issue.path[0]));
     }
     const removable = [...bad].filter((k) => k in choice.params);
-    if (!removable.length) refuse(`The query for ${choice.route} is not valid: ${result.error.issues.map((i) => i.message).join('; ')}`, { reason: 'invalid_query', route: choice.route });
+    if (!removable.length) refuse(`The query for ${choice.route} is not valid: ${result.error.issues.map((i) => issueSentence(fieldName(i.path), i)).join(' ')}`, { reason: 'invalid_query', route: choice.route });
     for (const key of removable) (delete choice.params[key], dropped.push(key));
   }
   // The bounds the monitor API stores: 30 integer digits, 12 decimals.

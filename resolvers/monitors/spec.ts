@@ -2,6 +2,7 @@
 // route's own parameter schema (nothing is described twice), plus a threshold for fact reads.
 // From the read it derives the keys that let an event find its candidate monitors by index.
 import { ApiError } from '../../core/errors.ts';
+import { predicate } from '../../core/issues.ts';
 import type { Context } from '../context.ts';
 import { ciksFor } from '../entities.ts';
 import { watchableReads, type WatchableRead, type WatchedRecords } from './watchable.ts';
@@ -35,11 +36,11 @@ export function watchedRoute(path: string): WatchableRead {
 
 /** The route's parsed params for a saved query (the route runs with these). */
 export function parsedParams(route: WatchableRead, params: Record<string, string>): { path: Record<string, never>; query: Record<string, unknown>; body: undefined } {
-  const parsed = route.params.query!.safeParse(params);
+  const parsed = route.params.query!.safeParse(params, { reportInput: true });
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = issue.code === 'unrecognized_keys' ? issue.keys[0] : String(issue.path[0] ?? '');
-    throw invalid(`query.params.${key}`, issue.message);
+    throw invalid(`query.params.${key}`, issue.code === 'unrecognized_keys' ? `not a parameter of ${route.path}` : predicate(issue));
   }
   return { path: {}, query: parsed.data, body: undefined };
 }

@@ -4,8 +4,8 @@
 import express, { type Request, type Response, Router } from 'express';
 import { authenticate } from '../../resolvers/authenticate.ts';
 import type { Context, Services } from '../../resolvers/context.ts';
-import { localSessionSecret } from '../../resolvers/sessions.ts';
-import { toApiError } from '../../core/errors.ts';
+import { ApiError, clipped, toApiError } from '../../core/errors.ts';
+import { nestedDeeperThan, tooDeepError } from '../../core/json.ts';
 import { locals } from '../../catalogue/requestContext.ts';
 import type { Route } from '../../catalogue/route.ts';
 import { CircuitBreaker } from './breaker.ts';
@@ -53,7 +53,7 @@ export function mcpRouter(services: Services, routes: Route[]): Router {
   const byName = new Map(routes.map((r) => [r.name, r]));
   const breaker = new CircuitBreaker(services.config.mcp.circuitFailures, services.config.mcp.circuitCooldownMs);
   let sessions: ReturnType<typeof sessionSigner> | undefined;
-  const signer = async () => (sessions ??= sessionSigner(await localSessionSecret(services.config.stateDir)));
+  const signer = async () => (sessions ??= sessionSigner(services.sessionSecret));
 
   const send = (res: Response, status: number, body: unknown) => {
     if (body === undefined) return void res.status(status).end();
@@ -73,12 +73,15 @@ export function mcpRouter(services: Services, routes: Route[]): Router {
     if (!accepts(req)) return fail(res, null, new McpError(406, rpcCodes.invalidRequest, 'invalid_request', 'Not Acceptable: the client must accept both application/json and text/event-stream.'));
     const version = req.get('mcp-protocol-version');
     if (version && !(supportedProtocolVersions as readonly string[]).includes(version)) {
-      return fail(res, null, new McpError(400, rpcCodes.invalidRequest, 'invalid_request', `Unsupported MCP-Protocol-Version ${version}; supported: ${supportedProtocolVersions.join(', ')}.`, { acceptedValues: [...supportedProtocolVersions] }));
+      return fail(res, null, new McpError(400, rpcCodes.invalidRequest, 'invalid_request', `Unsupported MCP-Protocol-Version ${clipped(version)}; supported: ${supportedProtocolVersions.join(', ')}.`, { acceptedValues: [...supportedProtocolVersions] }));
     }
 
     let message: unknown;
+    const text = typeof req.body === 'string' ? req.body : '';
+    // checked on the text before JSON.parse: what reads the message afterwards recurses (core/json.ts)
+    if (nestedDeeperThan(text)) return fail(res, null, new McpError(400, rpcCodes.parseError, 'invalid_json', `Parse error: ${tooDeepError().message}`, { ...tooDeepError().options.details }));
     try {
-      message = JSON.parse(typeof req.body === 'string' ? req.body : '');
+      message = JSON.parse(text);
     } catch {
       return fail(res, null, new McpError(400, rpcCodes.parseError, 'invalid_json', 'Parse error: the body is not valid JSON.'));
     }
@@ -122,7 +125,7 @@ export function mcpRouter(services: Services, routes: Route[]): Router {
           result = {};
           break;
         case 'tools/list':
-          result = { tools: listTools(tools) };
+          result = { tools: listTools(tools, ctx.principal) };
           break;
         case 'tools/call':
           locals(res).operation = `tools/call:${String(params.name).slice(0, 100)}`;
@@ -144,7 +147,7 @@ export function mcpRouter(services: Services, routes: Route[]): Router {
           result = getPrompt(params.name, params.arguments);
           break;
         default:
-          throw new McpError(404, rpcCodes.methodNotFound, 'invalid_request', `Method not found: ${method}.`);
+          throw new McpError(404, rpcCodes.methodNotFound, 'invalid_request', `Method not found: ${clipped(method)}.`);
       }
       send(res, 200, { jsonrpc: '2.0', id, result });
     } catch (error) {
@@ -156,9 +159,12 @@ export function mcpRouter(services: Services, routes: Route[]): Router {
   });
 
   // No server-initiated stream: GET is 405, as the transport specification allows. Sessions
-  // are signed, not stored, so there is nothing for DELETE to end.
-  router.get('/mcp', (_req, res) => void res.set('Allow', 'POST').status(405).end());
-  router.delete('/mcp', (_req, res) => void res.set('Allow', 'POST').status(405).end());
+  // are signed, not stored, so there is nothing for DELETE to end. Any other method is 405 too,
+  // with the envelope and Allow of every known path's wrong method (rest/http.ts mountRoutes).
+  router.all('/mcp', (req, res, next) => {
+    res.set('Allow', 'POST');
+    next(new ApiError('method_not_allowed', `${req.method} is not supported on /mcp; use POST.`, { details: { acceptedValues: ['POST'] } }));
+  });
   return router;
 }
 

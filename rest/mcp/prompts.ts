@@ -1,4 +1,5 @@
 // MCP prompts: analyst workflows that tell the model which tools to call and how to cite.
+import { clipped } from '../../core/errors.ts';
 import { invalidParams } from './protocol.ts';
 
 interface Prompt {
@@ -44,7 +45,7 @@ export function listPrompts() {
 
 export function getPrompt(name: unknown, args: unknown) {
   const prompt = prompts.find((p) => p.name === name);
-  if (!prompt) throw invalidParams(`Unknown prompt ${JSON.stringify(name)}; prompts/list names the prompts.`);
+  if (!prompt) throw invalidParams(`Unknown prompt ${clipped(String(JSON.stringify(name)))}; prompts/list names the prompts.`);
   const given = (args && typeof args === 'object' && !Array.isArray(args) ? args : {}) as Record<string, unknown>;
   const missing = prompt.arguments.filter((a) => a.required && (typeof given[a.name] !== 'string' || !(given[a.name] as string).trim()));
   if (missing.length) throw invalidParams(`Prompt ${prompt.name} needs ${missing.map((a) => a.name).join(', ')}.`, 'validation_error', { issues: missing.map((a) => ({ path: a.name, message: 'required' })) });

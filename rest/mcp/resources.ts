@@ -1,7 +1,7 @@
 // MCP resources: what an agent can cite, by URI. Listing walks what was ingested; reading runs
 // the route of the table that serves the same thing over REST, through the request pipeline.
 import type { Context } from '../../resolvers/context.ts';
-import { toApiError } from '../../core/errors.ts';
+import { clipped, toApiError } from '../../core/errors.ts';
 import { routeAnswer, runPipeline } from '../../catalogue/pipeline.ts';
 import type { Route } from '../../catalogue/route.ts';
 import { fromApiError, invalidParams } from './protocol.ts';
@@ -56,7 +56,7 @@ export const resourceRoutes: { uriTemplate: string; route: string }[] = uriPatte
 export async function readResource(routes: Map<string, Route>, uri: unknown, ctx: Context) {
   if (typeof uri !== 'string') throw invalidParams('resources/read needs a uri.', 'validation_error');
   const match = uriPatterns.map((p) => ({ p, m: uri.match(p.pattern) })).find((x) => x.m);
-  if (!match) throw invalidParams(`Unsupported resource URI ${JSON.stringify(uri)}; see resources/templates/list.`);
+  if (!match) throw invalidParams(`Unsupported resource URI ${clipped(String(JSON.stringify(uri)))}; see resources/templates/list.`);
   const route = routes.get(match.p.route)!;
   try {
     const outcome = await runPipeline(ctx, { route, caller: { principal: ctx.principal }, raw: { ...match.p.params(match.m!), body: undefined }, requestId: ctx.requestId, clientAddress: ctx.clientAddress });

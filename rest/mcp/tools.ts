@@ -3,7 +3,8 @@
 // billing, executor), in its agent view, within a time budget and behind a circuit breaker.
 import { z } from 'zod';
 import type { Context } from '../../resolvers/context.ts';
-import { ApiError, envelope, toApiError } from '../../core/errors.ts';
+import type { Principal } from '../../resolvers/principal.ts';
+import { ApiError, clipped, envelope, toApiError } from '../../core/errors.ts';
 import { routeAnswer, runPipeline } from '../../catalogue/pipeline.ts';
 import type { Route } from '../../catalogue/route.ts';
 import { CircuitBreaker } from './breaker.ts';
@@ -38,8 +39,13 @@ export function toolsOf(routes: Route[]) {
   return new Map(routes.filter((r) => r.mcp).map((r) => [r.name, r]));
 }
 
-export function listTools(tools: Map<string, Route>) {
-  return [...tools.values()].map((route) => ({
+/**
+ * The tools, less the operators' own for anyone who is not one: an agent should not be offered
+ * what it can only be refused (calling one still answers operator_scope_required).
+ */
+export function listTools(tools: Map<string, Route>, principal: Principal | null) {
+  const operator = principal?.kind === 'session' && principal.operator;
+  return [...tools.values()].filter((route) => operator || !route.capabilities?.includes('operator')).map((route) => ({
     name: route.name,
     title: route.summary,
     description: [route.summary, route.description].filter(Boolean).join('. '),
@@ -59,7 +65,7 @@ function withinBudget<T>(work: Promise<T>, ms: number): Promise<T> {
 
 export async function callTool(tools: Map<string, Route>, name: unknown, args: unknown, ctx: Context, options: McpToolOptions) {
   const route = typeof name === 'string' ? tools.get(name) : undefined;
-  if (!route) throw invalidParams(`Unknown tool ${JSON.stringify(name)}; tools/list names the tools.`);
+  if (!route) throw invalidParams(`Unknown tool ${clipped(String(JSON.stringify(name)))}; tools/list names the tools.`);
   if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args))) throw invalidParams('Tool arguments are an object.', 'validation_error');
   const given = (args ?? {}) as Record<string, unknown>;
   const pathKeys = Object.keys(route.params.path?.shape ?? {});

@@ -73,10 +73,12 @@ function requiredSample(schema: z.ZodType | undefined): Record<string, unknown> 
 function sampleParams(route: Route) {
   const { view: _view, ...query } = requiredSample(route.params.query) as Record<string, string>;
   const refined = refinedParams[route.name] ?? {};
+  // a company read needs one of ticker or cik, which JSON Schema cannot say of query parameters
+  const company: Record<string, string> = !refined.query && route.params.query && 'ticker' in route.params.query.shape ? { ticker: 'AAPL' } : {};
   const raw = {
     path: Object.fromEntries(Object.entries(requiredSample(route.params.path)).map(([k, v]) => [k, String(v)])),
-    query: { ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])), ...refined.query },
-    body: route.params.body ? { ...requiredSample(route.params.body), ...refined.body } : undefined,
+    query: { ...Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])), ...company, ...refined.query },
+    body: route.params.body ? (refined.wholeBody ?? { ...requiredSample(route.params.body), ...refined.body }) : undefined,
   };
   try {
     validate(route, raw);
@@ -86,10 +88,10 @@ function sampleParams(route: Route) {
   return raw;
 }
 
-/** What a route's schema refines beyond its JSON Schema (one field of several, a relation between two), given by hand. */
-const refinedParams: Record<string, { query?: Record<string, string>; body?: Record<string, unknown> }> = {
+/** What a route's schema refines beyond its JSON Schema (one field of several, a relation between two), given by hand; `wholeBody` replaces the generated one (a choice of fields). */
+const refinedParams: Record<string, { query?: Record<string, string>; body?: Record<string, unknown>; wholeBody?: Record<string, unknown> }> = {
   entities_resolve: { query: { cik: '0000320193' } },
-  billing_quote: { body: { meterClass: 'data_read' } },
+  billing_quote: { wholeBody: { meterClass: 'data_read', calls: 1000 } },
   portfolio_attribution: { body: { from: '2024-01-02', to: '2024-06-28' } },
 };
 
@@ -163,8 +165,8 @@ function doorsOf(route: Route): Door[] {
   ];
 }
 
-/** What an API key may call: every route with a credential, except the dashboard's own. */
-const keyRoutes = routes.filter((r) => r.access === 'authenticated' || r.access === 'org');
+/** What an API key may call: every route with a credential, except the dashboard's own and the operators'. */
+const keyRoutes = routes.filter((r) => (r.access === 'authenticated' || r.access === 'org') && !r.capabilities?.includes('operator'));
 
 const meterOf = (route: Route, door: Door) => (door === graphqlDoor ? 'graphql' : route.meter!);
 

@@ -51,11 +51,13 @@ describe('two instances sharing Redis', () => {
       expect(await readyWithin(redis, 5000)).toBe(true);
       const subject = `flushed-${Date.now()}-${Math.random()}`;
       const window = [{ period: 'day' as const, limit: 2 }];
-      expect(await limiter.consume(subject, window, 'closed')).toEqual({ allowed: true });
+      expect(await limiter.consume(subject, window, 'closed')).toMatchObject({ allowed: true, windows: [{ period: 'day', limit: 2, remaining: 1 }] });
       await redis.script('FLUSH');
       // the script is sent again by its text: the count held in Redis goes on, no local fallback
-      expect(await limiter.consume(subject, window, 'closed')).toEqual({ allowed: true });
-      expect(await limiter.consume(subject, window, 'closed')).toMatchObject({ allowed: false, period: 'day', limit: 2 });
+      expect(await limiter.consume(subject, window, 'closed')).toMatchObject({ allowed: true, windows: [{ period: 'day', limit: 2, remaining: 0 }] });
+      const refused = await limiter.consume(subject, window, 'closed');
+      expect(refused).toMatchObject({ allowed: false, period: 'day', limit: 2, windows: [{ period: 'day', limit: 2, remaining: 0 }] });
+      if (refused.allowed === false) expect(refused.windows[0]!.resetSeconds).toBe(refused.retryAfterSeconds);
     } finally {
       limiter.close();
       redis.disconnect();

@@ -49,9 +49,30 @@ export type Organization = Prisma.OrganizationModel
 export type User = Prisma.UserModel
 /**
  * Model Membership
- * 
+ * A person's role in an organization: owner, admin, developer, billing or viewer (resolvers/roles.ts).
  */
 export type Membership = Prisma.MembershipModel
+/**
+ * Model Session
+ * A signed-in device: the row behind a session token, so that it can be listed and ended at once everywhere.
+ */
+export type Session = Prisma.SessionModel
+/**
+ * Model AuthChallenge
+ * A pending proof of identity: an emailed code, a one-time sign-in link, or an OpenID Connect
+ * authorization under way (keyed by its state). Only digests of the secrets are kept.
+ */
+export type AuthChallenge = Prisma.AuthChallengeModel
+/**
+ * Model Invitation
+ * 
+ */
+export type Invitation = Prisma.InvitationModel
+/**
+ * Model AuditEntry
+ * What people (and operators) did to an organization. Kept apart from events, which expire.
+ */
+export type AuditEntry = Prisma.AuditEntryModel
 /**
  * Model ApiKey
  * 

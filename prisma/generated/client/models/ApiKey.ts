@@ -519,10 +519,6 @@ export type ApiKeyCreatescopesInput = {
   set: string[]
 }
 
-export type NullableDateTimeFieldUpdateOperationsInput = {
-  set?: Date | string | null
-}
-
 export type ApiKeyUpdatescopesInput = {
   set?: string[]
   push?: string | string[]

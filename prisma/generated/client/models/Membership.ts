@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model Membership
- * 
+ * A person's role in an organization: owner, admin, developer, billing or viewer (resolvers/roles.ts).
  */
 export type MembershipModel = runtime.Types.Result.DefaultSelection<Prisma.$MembershipPayload>
 

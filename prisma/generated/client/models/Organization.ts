@@ -28,6 +28,8 @@ export type OrganizationMinAggregateOutputType = {
   id: string | null
   name: string | null
   isDemo: boolean | null
+  suspendedAt: Date | null
+  suspendedReason: string | null
   externalId: string | null
   planKey: string | null
   billingState: string | null
@@ -39,6 +41,8 @@ export type OrganizationMaxAggregateOutputType = {
   id: string | null
   name: string | null
   isDemo: boolean | null
+  suspendedAt: Date | null
+  suspendedReason: string | null
   externalId: string | null
   planKey: string | null
   billingState: string | null
@@ -50,6 +54,8 @@ export type OrganizationCountAggregateOutputType = {
   id: number
   name: number
   isDemo: number
+  suspendedAt: number
+  suspendedReason: number
   externalId: number
   planKey: number
   billingState: number
@@ -63,6 +69,8 @@ export type OrganizationMinAggregateInputType = {
   id?: true
   name?: true
   isDemo?: true
+  suspendedAt?: true
+  suspendedReason?: true
   externalId?: true
   planKey?: true
   billingState?: true
@@ -74,6 +82,8 @@ export type OrganizationMaxAggregateInputType = {
   id?: true
   name?: true
   isDemo?: true
+  suspendedAt?: true
+  suspendedReason?: true
   externalId?: true
   planKey?: true
   billingState?: true
@@ -85,6 +95,8 @@ export type OrganizationCountAggregateInputType = {
   id?: true
   name?: true
   isDemo?: true
+  suspendedAt?: true
+  suspendedReason?: true
   externalId?: true
   planKey?: true
   billingState?: true
@@ -169,6 +181,8 @@ export type OrganizationGroupByOutputType = {
   id: string
   name: string
   isDemo: boolean
+  suspendedAt: Date | null
+  suspendedReason: string | null
   externalId: string | null
   planKey: string
   billingState: string
@@ -201,6 +215,8 @@ export type OrganizationWhereInput = {
   id?: Prisma.StringFilter<"Organization"> | string
   name?: Prisma.StringFilter<"Organization"> | string
   isDemo?: Prisma.BoolFilter<"Organization"> | boolean
+  suspendedAt?: Prisma.DateTimeNullableFilter<"Organization"> | Date | string | null
+  suspendedReason?: Prisma.StringNullableFilter<"Organization"> | string | null
   externalId?: Prisma.StringNullableFilter<"Organization"> | string | null
   planKey?: Prisma.StringFilter<"Organization"> | string
   billingState?: Prisma.StringFilter<"Organization"> | string
@@ -217,12 +233,16 @@ export type OrganizationWhereInput = {
   monitors?: Prisma.MonitorListRelationFilter
   artifacts?: Prisma.ArtifactListRelationFilter
   sponsorTokens?: Prisma.SponsorTokenListRelationFilter
+  invitations?: Prisma.InvitationListRelationFilter
+  auditEntries?: Prisma.AuditEntryListRelationFilter
 }
 
 export type OrganizationOrderByWithRelationInput = {
   id?: Prisma.SortOrder
   name?: Prisma.SortOrder
   isDemo?: Prisma.SortOrder
+  suspendedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  suspendedReason?: Prisma.SortOrderInput | Prisma.SortOrder
   externalId?: Prisma.SortOrderInput | Prisma.SortOrder
   planKey?: Prisma.SortOrder
   billingState?: Prisma.SortOrder
@@ -239,6 +259,8 @@ export type OrganizationOrderByWithRelationInput = {
   monitors?: Prisma.MonitorOrderByRelationAggregateInput
   artifacts?: Prisma.ArtifactOrderByRelationAggregateInput
   sponsorTokens?: Prisma.SponsorTokenOrderByRelationAggregateInput
+  invitations?: Prisma.InvitationOrderByRelationAggregateInput
+  auditEntries?: Prisma.AuditEntryOrderByRelationAggregateInput
 }
 
 export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
@@ -249,6 +271,8 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   NOT?: Prisma.OrganizationWhereInput | Prisma.OrganizationWhereInput[]
   name?: Prisma.StringFilter<"Organization"> | string
   isDemo?: Prisma.BoolFilter<"Organization"> | boolean
+  suspendedAt?: Prisma.DateTimeNullableFilter<"Organization"> | Date | string | null
+  suspendedReason?: Prisma.StringNullableFilter<"Organization"> | string | null
   planKey?: Prisma.StringFilter<"Organization"> | string
   billingState?: Prisma.StringFilter<"Organization"> | string
   livemode?: Prisma.BoolFilter<"Organization"> | boolean
@@ -264,12 +288,16 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   monitors?: Prisma.MonitorListRelationFilter
   artifacts?: Prisma.ArtifactListRelationFilter
   sponsorTokens?: Prisma.SponsorTokenListRelationFilter
+  invitations?: Prisma.InvitationListRelationFilter
+  auditEntries?: Prisma.AuditEntryListRelationFilter
 }, "id" | "externalId">
 
 export type OrganizationOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
   name?: Prisma.SortOrder
   isDemo?: Prisma.SortOrder
+  suspendedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  suspendedReason?: Prisma.SortOrderInput | Prisma.SortOrder
   externalId?: Prisma.SortOrderInput | Prisma.SortOrder
   planKey?: Prisma.SortOrder
   billingState?: Prisma.SortOrder
@@ -287,6 +315,8 @@ export type OrganizationScalarWhereWithAggregatesInput = {
   id?: Prisma.StringWithAggregatesFilter<"Organization"> | string
   name?: Prisma.StringWithAggregatesFilter<"Organization"> | string
   isDemo?: Prisma.BoolWithAggregatesFilter<"Organization"> | boolean
+  suspendedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Organization"> | Date | string | null
+  suspendedReason?: Prisma.StringNullableWithAggregatesFilter<"Organization"> | string | null
   externalId?: Prisma.StringNullableWithAggregatesFilter<"Organization"> | string | null
   planKey?: Prisma.StringWithAggregatesFilter<"Organization"> | string
   billingState?: Prisma.StringWithAggregatesFilter<"Organization"> | string
@@ -298,6 +328,8 @@ export type OrganizationCreateInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -313,12 +345,16 @@ export type OrganizationCreateInput = {
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -334,12 +370,16 @@ export type OrganizationUncheckedCreateInput = {
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -355,12 +395,16 @@ export type OrganizationUpdateInput = {
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -376,12 +420,16 @@ export type OrganizationUncheckedUpdateInput = {
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -393,6 +441,8 @@ export type OrganizationUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -403,6 +453,8 @@ export type OrganizationUncheckedUpdateManyInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -429,6 +481,8 @@ export type OrganizationCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   name?: Prisma.SortOrder
   isDemo?: Prisma.SortOrder
+  suspendedAt?: Prisma.SortOrder
+  suspendedReason?: Prisma.SortOrder
   externalId?: Prisma.SortOrder
   planKey?: Prisma.SortOrder
   billingState?: Prisma.SortOrder
@@ -440,6 +494,8 @@ export type OrganizationMaxOrderByAggregateInput = {
   id?: Prisma.SortOrder
   name?: Prisma.SortOrder
   isDemo?: Prisma.SortOrder
+  suspendedAt?: Prisma.SortOrder
+  suspendedReason?: Prisma.SortOrder
   externalId?: Prisma.SortOrder
   planKey?: Prisma.SortOrder
   billingState?: Prisma.SortOrder
@@ -451,6 +507,8 @@ export type OrganizationMinOrderByAggregateInput = {
   id?: Prisma.SortOrder
   name?: Prisma.SortOrder
   isDemo?: Prisma.SortOrder
+  suspendedAt?: Prisma.SortOrder
+  suspendedReason?: Prisma.SortOrder
   externalId?: Prisma.SortOrder
   planKey?: Prisma.SortOrder
   billingState?: Prisma.SortOrder
@@ -519,6 +577,10 @@ export type OrganizationUpdateOneRequiredWithoutQuotasNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutQuotasInput, Prisma.OrganizationUpdateWithoutQuotasInput>, Prisma.OrganizationUncheckedUpdateWithoutQuotasInput>
 }
 
+export type NullableDateTimeFieldUpdateOperationsInput = {
+  set?: Date | string | null
+}
+
 export type NullableStringFieldUpdateOperationsInput = {
   set?: string | null
 }
@@ -539,6 +601,34 @@ export type OrganizationUpdateOneRequiredWithoutMembershipsNestedInput = {
   upsert?: Prisma.OrganizationUpsertWithoutMembershipsInput
   connect?: Prisma.OrganizationWhereUniqueInput
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutMembershipsInput, Prisma.OrganizationUpdateWithoutMembershipsInput>, Prisma.OrganizationUncheckedUpdateWithoutMembershipsInput>
+}
+
+export type OrganizationCreateNestedOneWithoutInvitationsInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutInvitationsInput, Prisma.OrganizationUncheckedCreateWithoutInvitationsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutInvitationsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutInvitationsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutInvitationsInput, Prisma.OrganizationUncheckedCreateWithoutInvitationsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutInvitationsInput
+  upsert?: Prisma.OrganizationUpsertWithoutInvitationsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutInvitationsInput, Prisma.OrganizationUpdateWithoutInvitationsInput>, Prisma.OrganizationUncheckedUpdateWithoutInvitationsInput>
+}
+
+export type OrganizationCreateNestedOneWithoutAuditEntriesInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutAuditEntriesInput, Prisma.OrganizationUncheckedCreateWithoutAuditEntriesInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutAuditEntriesInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutAuditEntriesNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutAuditEntriesInput, Prisma.OrganizationUncheckedCreateWithoutAuditEntriesInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutAuditEntriesInput
+  upsert?: Prisma.OrganizationUpsertWithoutAuditEntriesInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutAuditEntriesInput, Prisma.OrganizationUpdateWithoutAuditEntriesInput>, Prisma.OrganizationUncheckedUpdateWithoutAuditEntriesInput>
 }
 
 export type OrganizationCreateNestedOneWithoutApiKeysInput = {
@@ -659,6 +749,8 @@ export type OrganizationCreateWithoutPlanInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -673,12 +765,16 @@ export type OrganizationCreateWithoutPlanInput = {
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutPlanInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -693,6 +789,8 @@ export type OrganizationUncheckedCreateWithoutPlanInput = {
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutPlanInput = {
@@ -728,6 +826,8 @@ export type OrganizationScalarWhereInput = {
   id?: Prisma.StringFilter<"Organization"> | string
   name?: Prisma.StringFilter<"Organization"> | string
   isDemo?: Prisma.BoolFilter<"Organization"> | boolean
+  suspendedAt?: Prisma.DateTimeNullableFilter<"Organization"> | Date | string | null
+  suspendedReason?: Prisma.StringNullableFilter<"Organization"> | string | null
   externalId?: Prisma.StringNullableFilter<"Organization"> | string | null
   planKey?: Prisma.StringFilter<"Organization"> | string
   billingState?: Prisma.StringFilter<"Organization"> | string
@@ -739,6 +839,8 @@ export type OrganizationCreateWithoutQuotasInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -753,12 +855,16 @@ export type OrganizationCreateWithoutQuotasInput = {
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutQuotasInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -773,6 +879,8 @@ export type OrganizationUncheckedCreateWithoutQuotasInput = {
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutQuotasInput = {
@@ -795,6 +903,8 @@ export type OrganizationUpdateWithoutQuotasInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -809,12 +919,16 @@ export type OrganizationUpdateWithoutQuotasInput = {
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutQuotasInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -829,12 +943,16 @@ export type OrganizationUncheckedUpdateWithoutQuotasInput = {
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMembershipsInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -849,12 +967,16 @@ export type OrganizationCreateWithoutMembershipsInput = {
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMembershipsInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -869,6 +991,8 @@ export type OrganizationUncheckedCreateWithoutMembershipsInput = {
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMembershipsInput = {
@@ -891,6 +1015,8 @@ export type OrganizationUpdateWithoutMembershipsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -905,12 +1031,16 @@ export type OrganizationUpdateWithoutMembershipsInput = {
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -925,12 +1055,240 @@ export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationCreateWithoutInvitationsInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
+  externalId?: string | null
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  plan: Prisma.PlanCreateNestedOneWithoutOrganizationsInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationUncheckedCreateWithoutInvitationsInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
+  externalId?: string | null
+  planKey: string
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationCreateOrConnectWithoutInvitationsInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutInvitationsInput, Prisma.OrganizationUncheckedCreateWithoutInvitationsInput>
+}
+
+export type OrganizationUpsertWithoutInvitationsInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutInvitationsInput, Prisma.OrganizationUncheckedUpdateWithoutInvitationsInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutInvitationsInput, Prisma.OrganizationUncheckedCreateWithoutInvitationsInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutInvitationsInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutInvitationsInput, Prisma.OrganizationUncheckedUpdateWithoutInvitationsInput>
+}
+
+export type OrganizationUpdateWithoutInvitationsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  plan?: Prisma.PlanUpdateOneRequiredWithoutOrganizationsNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutInvitationsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  planKey?: Prisma.StringFieldUpdateOperationsInput | string
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationCreateWithoutAuditEntriesInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
+  externalId?: string | null
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  plan: Prisma.PlanCreateNestedOneWithoutOrganizationsInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationUncheckedCreateWithoutAuditEntriesInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
+  externalId?: string | null
+  planKey: string
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationCreateOrConnectWithoutAuditEntriesInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutAuditEntriesInput, Prisma.OrganizationUncheckedCreateWithoutAuditEntriesInput>
+}
+
+export type OrganizationUpsertWithoutAuditEntriesInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutAuditEntriesInput, Prisma.OrganizationUncheckedUpdateWithoutAuditEntriesInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutAuditEntriesInput, Prisma.OrganizationUncheckedCreateWithoutAuditEntriesInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutAuditEntriesInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutAuditEntriesInput, Prisma.OrganizationUncheckedUpdateWithoutAuditEntriesInput>
+}
+
+export type OrganizationUpdateWithoutAuditEntriesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  plan?: Prisma.PlanUpdateOneRequiredWithoutOrganizationsNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutAuditEntriesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  planKey?: Prisma.StringFieldUpdateOperationsInput | string
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutApiKeysInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -945,12 +1303,16 @@ export type OrganizationCreateWithoutApiKeysInput = {
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -965,6 +1327,8 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutApiKeysInput = {
@@ -987,6 +1351,8 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1001,12 +1367,16 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1021,12 +1391,16 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutEventsInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -1041,12 +1415,16 @@ export type OrganizationCreateWithoutEventsInput = {
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutEventsInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -1061,6 +1439,8 @@ export type OrganizationUncheckedCreateWithoutEventsInput = {
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutEventsInput = {
@@ -1083,6 +1463,8 @@ export type OrganizationUpdateWithoutEventsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1097,12 +1479,16 @@ export type OrganizationUpdateWithoutEventsInput = {
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutEventsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1117,12 +1503,16 @@ export type OrganizationUncheckedUpdateWithoutEventsInput = {
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutWebhooksInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -1137,12 +1527,16 @@ export type OrganizationCreateWithoutWebhooksInput = {
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutWebhooksInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -1157,6 +1551,8 @@ export type OrganizationUncheckedCreateWithoutWebhooksInput = {
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutWebhooksInput = {
@@ -1179,6 +1575,8 @@ export type OrganizationUpdateWithoutWebhooksInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1193,12 +1591,16 @@ export type OrganizationUpdateWithoutWebhooksInput = {
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1213,12 +1615,16 @@ export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutStreamsInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -1233,12 +1639,16 @@ export type OrganizationCreateWithoutStreamsInput = {
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutStreamsInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -1253,6 +1663,8 @@ export type OrganizationUncheckedCreateWithoutStreamsInput = {
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutStreamsInput = {
@@ -1275,6 +1687,8 @@ export type OrganizationUpdateWithoutStreamsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1289,12 +1703,16 @@ export type OrganizationUpdateWithoutStreamsInput = {
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutStreamsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1309,12 +1727,16 @@ export type OrganizationUncheckedUpdateWithoutStreamsInput = {
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutBillingInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -1329,12 +1751,16 @@ export type OrganizationCreateWithoutBillingInput = {
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutBillingInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -1349,6 +1775,8 @@ export type OrganizationUncheckedCreateWithoutBillingInput = {
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutBillingInput = {
@@ -1371,6 +1799,8 @@ export type OrganizationUpdateWithoutBillingInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1385,12 +1815,16 @@ export type OrganizationUpdateWithoutBillingInput = {
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutBillingInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1405,12 +1839,16 @@ export type OrganizationUncheckedUpdateWithoutBillingInput = {
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMonitorsInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -1425,12 +1863,16 @@ export type OrganizationCreateWithoutMonitorsInput = {
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMonitorsInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -1445,6 +1887,8 @@ export type OrganizationUncheckedCreateWithoutMonitorsInput = {
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMonitorsInput = {
@@ -1467,6 +1911,8 @@ export type OrganizationUpdateWithoutMonitorsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1481,12 +1927,16 @@ export type OrganizationUpdateWithoutMonitorsInput = {
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMonitorsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1501,12 +1951,16 @@ export type OrganizationUncheckedUpdateWithoutMonitorsInput = {
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutArtifactsInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -1521,12 +1975,16 @@ export type OrganizationCreateWithoutArtifactsInput = {
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutArtifactsInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -1541,6 +1999,8 @@ export type OrganizationUncheckedCreateWithoutArtifactsInput = {
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutArtifactsInput = {
@@ -1563,6 +2023,8 @@ export type OrganizationUpdateWithoutArtifactsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1577,12 +2039,16 @@ export type OrganizationUpdateWithoutArtifactsInput = {
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutArtifactsInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1597,12 +2063,16 @@ export type OrganizationUncheckedUpdateWithoutArtifactsInput = {
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutSponsorTokensInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -1617,12 +2087,16 @@ export type OrganizationCreateWithoutSponsorTokensInput = {
   billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutSponsorTokensInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   planKey: string
   billingState: string
@@ -1637,6 +2111,8 @@ export type OrganizationUncheckedCreateWithoutSponsorTokensInput = {
   billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
   monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutSponsorTokensInput = {
@@ -1659,6 +2135,8 @@ export type OrganizationUpdateWithoutSponsorTokensInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1673,12 +2151,16 @@ export type OrganizationUpdateWithoutSponsorTokensInput = {
   billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutSponsorTokensInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   planKey?: Prisma.StringFieldUpdateOperationsInput | string
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
@@ -1693,12 +2175,16 @@ export type OrganizationUncheckedUpdateWithoutSponsorTokensInput = {
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyPlanInput = {
   id: string
   name: string
   isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
   externalId?: string | null
   billingState: string
   livemode?: boolean
@@ -1709,6 +2195,8 @@ export type OrganizationUpdateWithoutPlanInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1723,12 +2211,16 @@ export type OrganizationUpdateWithoutPlanInput = {
   monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutPlanInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1743,12 +2235,16 @@ export type OrganizationUncheckedUpdateWithoutPlanInput = {
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateManyWithoutPlanInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   name?: Prisma.StringFieldUpdateOperationsInput | string
   isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   billingState?: Prisma.StringFieldUpdateOperationsInput | string
   livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
@@ -1770,6 +2266,8 @@ export type OrganizationCountOutputType = {
   monitors: number
   artifacts: number
   sponsorTokens: number
+  invitations: number
+  auditEntries: number
 }
 
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1782,6 +2280,8 @@ export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Exte
   monitors?: boolean | OrganizationCountOutputTypeCountMonitorsArgs
   artifacts?: boolean | OrganizationCountOutputTypeCountArtifactsArgs
   sponsorTokens?: boolean | OrganizationCountOutputTypeCountSponsorTokensArgs
+  invitations?: boolean | OrganizationCountOutputTypeCountInvitationsArgs
+  auditEntries?: boolean | OrganizationCountOutputTypeCountAuditEntriesArgs
 }
 
 /**
@@ -1857,11 +2357,27 @@ export type OrganizationCountOutputTypeCountSponsorTokensArgs<ExtArgs extends ru
   where?: Prisma.SponsorTokenWhereInput
 }
 
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountInvitationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.InvitationWhereInput
+}
+
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountAuditEntriesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.AuditEntryWhereInput
+}
+
 
 export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   name?: boolean
   isDemo?: boolean
+  suspendedAt?: boolean
+  suspendedReason?: boolean
   externalId?: boolean
   planKey?: boolean
   billingState?: boolean
@@ -1878,6 +2394,8 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   monitors?: boolean | Prisma.Organization$monitorsArgs<ExtArgs>
   artifacts?: boolean | Prisma.Organization$artifactsArgs<ExtArgs>
   sponsorTokens?: boolean | Prisma.Organization$sponsorTokensArgs<ExtArgs>
+  invitations?: boolean | Prisma.Organization$invitationsArgs<ExtArgs>
+  auditEntries?: boolean | Prisma.Organization$auditEntriesArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["organization"]>
 
@@ -1885,6 +2403,8 @@ export type OrganizationSelectCreateManyAndReturn<ExtArgs extends runtime.Types.
   id?: boolean
   name?: boolean
   isDemo?: boolean
+  suspendedAt?: boolean
+  suspendedReason?: boolean
   externalId?: boolean
   planKey?: boolean
   billingState?: boolean
@@ -1897,6 +2417,8 @@ export type OrganizationSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.
   id?: boolean
   name?: boolean
   isDemo?: boolean
+  suspendedAt?: boolean
+  suspendedReason?: boolean
   externalId?: boolean
   planKey?: boolean
   billingState?: boolean
@@ -1909,6 +2431,8 @@ export type OrganizationSelectScalar = {
   id?: boolean
   name?: boolean
   isDemo?: boolean
+  suspendedAt?: boolean
+  suspendedReason?: boolean
   externalId?: boolean
   planKey?: boolean
   billingState?: boolean
@@ -1916,7 +2440,7 @@ export type OrganizationSelectScalar = {
   createdAt?: boolean
 }
 
-export type OrganizationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "isDemo" | "externalId" | "planKey" | "billingState" | "livemode" | "createdAt", ExtArgs["result"]["organization"]>
+export type OrganizationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "name" | "isDemo" | "suspendedAt" | "suspendedReason" | "externalId" | "planKey" | "billingState" | "livemode" | "createdAt", ExtArgs["result"]["organization"]>
 export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   plan?: boolean | Prisma.PlanDefaultArgs<ExtArgs>
   apiKeys?: boolean | Prisma.Organization$apiKeysArgs<ExtArgs>
@@ -1929,6 +2453,8 @@ export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.Interna
   monitors?: boolean | Prisma.Organization$monitorsArgs<ExtArgs>
   artifacts?: boolean | Prisma.Organization$artifactsArgs<ExtArgs>
   sponsorTokens?: boolean | Prisma.Organization$sponsorTokensArgs<ExtArgs>
+  invitations?: boolean | Prisma.Organization$invitationsArgs<ExtArgs>
+  auditEntries?: boolean | Prisma.Organization$auditEntriesArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrganizationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1952,6 +2478,8 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
     monitors: Prisma.$MonitorPayload<ExtArgs>[]
     artifacts: Prisma.$ArtifactPayload<ExtArgs>[]
     sponsorTokens: Prisma.$SponsorTokenPayload<ExtArgs>[]
+    invitations: Prisma.$InvitationPayload<ExtArgs>[]
+    auditEntries: Prisma.$AuditEntryPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1960,6 +2488,11 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
      * set for the organization `npm start` creates on a fresh state folder
      */
     isDemo: boolean
+    /**
+     * set by an operator: a suspended organization's keys and sessions are refused until it is unsuspended
+     */
+    suspendedAt: Date | null
+    suspendedReason: string | null
     /**
      * the identity provider's id for this organization, when sessions come from an external provider
      */
@@ -2373,6 +2906,8 @@ export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends run
   monitors<T extends Prisma.Organization$monitorsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$monitorsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$MonitorPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   artifacts<T extends Prisma.Organization$artifactsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$artifactsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$ArtifactPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   sponsorTokens<T extends Prisma.Organization$sponsorTokensArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$sponsorTokensArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SponsorTokenPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  invitations<T extends Prisma.Organization$invitationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$invitationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InvitationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  auditEntries<T extends Prisma.Organization$auditEntriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$auditEntriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AuditEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2405,6 +2940,8 @@ export interface OrganizationFieldRefs {
   readonly id: Prisma.FieldRef<"Organization", 'String'>
   readonly name: Prisma.FieldRef<"Organization", 'String'>
   readonly isDemo: Prisma.FieldRef<"Organization", 'Boolean'>
+  readonly suspendedAt: Prisma.FieldRef<"Organization", 'DateTime'>
+  readonly suspendedReason: Prisma.FieldRef<"Organization", 'String'>
   readonly externalId: Prisma.FieldRef<"Organization", 'String'>
   readonly planKey: Prisma.FieldRef<"Organization", 'String'>
   readonly billingState: Prisma.FieldRef<"Organization", 'String'>
@@ -3043,6 +3580,54 @@ export type Organization$sponsorTokensArgs<ExtArgs extends runtime.Types.Extensi
   take?: number
   skip?: number
   distinct?: Prisma.SponsorTokenScalarFieldEnum | Prisma.SponsorTokenScalarFieldEnum[]
+}
+
+/**
+ * Organization.invitations
+ */
+export type Organization$invitationsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Invitation
+   */
+  select?: Prisma.InvitationSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Invitation
+   */
+  omit?: Prisma.InvitationOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.InvitationInclude<ExtArgs> | null
+  where?: Prisma.InvitationWhereInput
+  orderBy?: Prisma.InvitationOrderByWithRelationInput | Prisma.InvitationOrderByWithRelationInput[]
+  cursor?: Prisma.InvitationWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.InvitationScalarFieldEnum | Prisma.InvitationScalarFieldEnum[]
+}
+
+/**
+ * Organization.auditEntries
+ */
+export type Organization$auditEntriesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the AuditEntry
+   */
+  select?: Prisma.AuditEntrySelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the AuditEntry
+   */
+  omit?: Prisma.AuditEntryOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.AuditEntryInclude<ExtArgs> | null
+  where?: Prisma.AuditEntryWhereInput
+  orderBy?: Prisma.AuditEntryOrderByWithRelationInput | Prisma.AuditEntryOrderByWithRelationInput[]
+  cursor?: Prisma.AuditEntryWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.AuditEntryScalarFieldEnum | Prisma.AuditEntryScalarFieldEnum[]
 }
 
 /**

@@ -1,0 +1,82 @@
+// One API key in the list: its name, prefix, scopes, when it was made and last used, and
+// revoking it (after a confirmation) or rotating it.
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useMutation } from 'urql';
+import { graphql, useFragment, type FragmentType } from '../gql';
+import { formatDateTime } from '../format.ts';
+import { ProblemNotice } from './States.tsx';
+
+export const ApiKeyRowFragment = graphql(`
+  fragment ApiKeyRow on ApiKey {
+    id
+    name
+    hint
+    scopes
+    createdAt
+    lastUsedAt
+    revokedAt
+  }
+`);
+
+export const RevokeApiKey = graphql(`
+  mutation RevokeApiKey($id: String!) {
+    revokeApiKey(id: $id) {
+      id
+      revokedAt
+    }
+  }
+`);
+
+export const scopeNames: Record<string, string> = { organization: 'Full access', read: 'Read only' };
+
+export function ApiKeyRow(props: { apiKey: FragmentType<typeof ApiKeyRowFragment>; columns: number }) {
+  const key = useFragment(ApiKeyRowFragment, props.apiKey);
+  const [confirming, setConfirming] = useState(false);
+  const [revoked, revoke] = useMutation(RevokeApiKey);
+  return (
+    <>
+      <tr className={key.revokedAt ? 'revoked' : undefined}>
+        <th scope="row">{key.name}</th>
+        <td>
+          <code>{key.hint}</code>
+        </td>
+        <td>{key.scopes.map((s) => scopeNames[s] ?? s).join(', ')}</td>
+        <td>{formatDateTime(key.createdAt)}</td>
+        <td>{formatDateTime(key.lastUsedAt)}</td>
+        <td>
+          {key.revokedAt ? (
+            <span className="muted">Revoked {formatDateTime(key.revokedAt)}</span>
+          ) : (
+            <div className="actions">
+              <Link to={`/keys/${encodeURIComponent(key.id)}/rotate`}>Rotate</Link>
+              <button type="button" className="danger" onClick={() => setConfirming(true)} aria-expanded={confirming}>
+                Revoke
+              </button>
+            </div>
+          )}
+        </td>
+      </tr>
+      {confirming && !key.revokedAt ? (
+        <tr className="confirm-row">
+          <td colSpan={props.columns}>
+            <div className="confirm" role="group" aria-label={`Revoke ${key.name}`}>
+              <p>
+                Revoke <strong>{key.name}</strong>? Every program using it is refused from the next request, on every instance. This cannot be undone.
+              </p>
+              <div className="actions">
+                <button type="button" className="danger" disabled={revoked.fetching} onClick={() => void revoke({ id: key.id })}>
+                  Revoke key
+                </button>
+                <button type="button" onClick={() => setConfirming(false)}>
+                  Cancel
+                </button>
+              </div>
+              {revoked.error ? <ProblemNotice error={revoked.error} context="Revoking" /> : null}
+            </div>
+          </td>
+        </tr>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,41 @@
+// The /graphql request body, read before GraphQL sees any of it. GraphQL Yoga reads and parses a
+// body of any size, and before credentials are checked; here it is bounded like a REST or MCP
+// body (413 request_too_large past the limit, whether Content-Length says so up front or a
+// chunked body only grows past it) and JSON nested past core/json.ts maxJsonDepth is refused
+// (400 invalid_json) before anything parses it. Both answers are the error envelope (SPEC 2.1):
+// nothing of GraphQL has run yet. Yoga then reads the bytes kept here.
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { refuseDeepJson } from '../core/json.ts';
+
+const json = /^application\/([\w.-]+\+)?json\b/i;
+
+/** Express middleware for /graphql, before Yoga: bounds and keeps the body (`req.body`, a Buffer). */
+export function graphqlBody(maxBytes: number) {
+  const read = express.raw({
+    type: () => true,
+    limit: maxBytes,
+    verify: (req, _res, bytes) => {
+      if (json.test(req.headers['content-type'] ?? '')) refuseDeepJson(bytes);
+    },
+  });
+  return (req: Request, res: Response, next: NextFunction) => {
+    // A GET carries its variables and extensions as JSON in the query string.
+    try {
+      for (const name of ['variables', 'extensions']) {
+        const value = (req.query as Record<string, unknown>)[name];
+        if (typeof value === 'string') refuseDeepJson(value);
+      }
+    } catch (error) {
+      return next(error);
+    }
+    read(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      // The bytes kept are the decoded ones: Yoga must not decode them again.
+      if (Buffer.isBuffer(req.body) && req.headers['content-encoding']) {
+        delete req.headers['content-encoding'];
+        req.headers['content-length'] = String(req.body.length);
+      }
+      next();
+    });
+  };
+}

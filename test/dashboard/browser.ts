@@ -1,0 +1,122 @@
+// What the dashboard's browser tests share: the build they test, a real Chromium (Debian's
+// `chromium` package, driven by puppeteer-core), a screenshot of every page saved with the run,
+// axe-core's check of every page, and a watch for Content-Security-Policy violations and script
+// errors, which fail the test that caused them.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** Builds dist/dashboard unless it is current, as `npm start` does (scripts/build-dashboard.mjs). */
+export async function ensureDashboardBuilt(): Promise<void> {
+  await promisify(execFile)(process.execPath, ['scripts/build-dashboard.mjs'], { cwd: root });
+}
+
+const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+
+export function chromiumPath(): string {
+  const found = candidates.find((candidate): candidate is string => Boolean(candidate && existsSync(candidate)));
+  if (!found) throw new Error('No Chromium found: install Debian\'s package (apt-get install chromium), as .ci/run does, or set CHROMIUM_PATH.');
+  return found;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return puppeteer.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    // root in CI has no user namespace sandbox; /dev/shm is small in containers
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--no-default-browser-check', '--lang=en-US'],
+    env: { ...process.env, TZ: 'UTC', LANG: 'en_US.UTF-8' },
+  });
+}
+
+/** Where this run's screenshots go: test-results/dashboard/<embedded|server>/. */
+export const screenshotDir = path.join(root, 'test-results', 'dashboard', process.env.DATABASE_URL ? 'server' : 'embedded');
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  await mkdir(screenshotDir, { recursive: true });
+  const file = path.join(screenshotDir, `${name}.png`);
+  await page.screenshot({ path: file as `${string}.png`, fullPage: true });
+  return file;
+}
+
+const axeSource: string = createRequire(import.meta.url)('axe-core').source;
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/**
+ * axe-core on the page as it is now; throws on any serious or critical violation. The script goes
+ * in through the DevTools protocol, which the page's CSP does not govern.
+ */
+export async function expectAccessible(page: Page, what: string): Promise<void> {
+  if (!(await page.evaluate(() => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined'))) await page.evaluate(axeSource);
+  const violations = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })) }));
+  })) as AxeViolation[];
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  if (bad.length) {
+    const lines = bad.map((v) => `${v.impact} ${v.id}: ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n')}`);
+    throw new Error(`axe-core found ${bad.length} serious or critical violation(s) on ${what}:\n${lines.join('\n')}`);
+  }
+}
+
+/** Screenshot and axe-core check of one page: what every page of the dashboard gets. */
+export async function checkPage(page: Page, name: string): Promise<void> {
+  await screenshot(page, name);
+  await expectAccessible(page, name);
+}
+
+export interface PageWatch {
+  /** CSP violations, page errors and failed same-origin requests seen so far */
+  problems: string[];
+}
+
+/** A page that records what must never happen: a CSP violation, an uncaught error. */
+export async function watchedPage(browser: Browser | Awaited<ReturnType<Browser['createBrowserContext']>>): Promise<{ page: Page; watch: PageWatch }> {
+  const page = await browser.newPage();
+  const watch: PageWatch = { problems: [] };
+  page.on('pageerror', (error) => watch.problems.push(`page error: ${error instanceof Error ? error.message : String(error)}`));
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) watch.problems.push(`console: ${message.text()}`);
+  });
+  // Injected through the DevTools protocol, so the page's CSP does not apply to it.
+  await page.evaluateOnNewDocument(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI}`);
+    });
+  });
+  return { page, watch };
+}
+
+/** Waits for an element by its accessible name (and role), as a person or a screen reader finds it. */
+export async function byName(page: Page, name: string, role?: string, timeout = 10_000) {
+  const selector = role ? `::-p-aria([name="${name}"][role="${role}"])` : `::-p-aria(${name})`;
+  const handle = await page.waitForSelector(selector, { timeout, visible: true });
+  if (!handle) throw new Error(`nothing named ${JSON.stringify(name)}${role ? ` (${role})` : ''}`);
+  return handle;
+}
+
+/** The page's first-level heading, once it is the expected one. */
+export async function waitForHeading(page: Page, text: string, timeout = 15_000): Promise<void> {
+  await page.waitForFunction((expected) => document.querySelector('h1')?.textContent?.trim() === expected, { timeout }, text);
+}
+
+/** Types into a field found by its label, replacing what it held. */
+export async function fill(page: Page, label: string, value: string): Promise<void> {
+  const field = await byName(page, label, 'textbox');
+  await field.click({ count: 3 });
+  await field.type(value);
+}
