@@ -148,8 +148,8 @@ export interface Selected {
   fact: FactRecord;
   /** the value as first filed, when it differs */
   original: FactRecord | null;
-  /** the most recent filing that reported the value */
-  latest: FactRecord;
+  /** the most recent filing that reported the value shown (as first filed: the filing that first reported it) */
+  lastReported: FactRecord;
   /** as first reported: the value a later filing changed it to */
   restatedTo: FactRecord | null;
 }
@@ -200,7 +200,7 @@ export function selectLatest(reports: readonly FactRecord[]): Selected {
   });
   // the first filing that reported the standing value (later ones that repeat it add nothing)
   const firstOfValue = sorted.findIndex((r, i) => i >= first && compareDecimals(r.value, current.value) === 0);
-  return { value: current.value, fact: sorted[firstOfValue >= 0 ? firstOfValue : first]!, original, latest: sorted[sorted.length - 1]!, restatedTo: null };
+  return { value: current.value, fact: sorted[firstOfValue >= 0 ? firstOfValue : first]!, original, lastReported: sorted[sorted.length - 1]!, restatedTo: null };
 }
 
 /**
@@ -209,9 +209,9 @@ export function selectLatest(reports: readonly FactRecord[]): Selected {
  * they leave the first value (or its finer report) standing as `selectLatest` does.
  */
 export function selectFirst(reports: readonly FactRecord[]): Selected {
-  const latest = selectLatest(reports);
-  if (!latest.original) return latest;
-  return { value: latest.original.value, fact: latest.original, original: null, latest: latest.original, restatedTo: latest.fact };
+  const standing = selectLatest(reports);
+  if (!standing.original) return standing;
+  return { value: standing.original.value, fact: standing.original, original: null, lastReported: standing.original, restatedTo: standing.fact };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -540,9 +540,9 @@ function mixedVintage(terms: Array<{ selected: Selected; term: string }>): strin
   for (const restated of terms) {
     if (!restated.selected.original) continue;
     const restatedOn = restated.selected.fact.filedAt ?? '';
-    const stale = terms.find((other) => other !== restated && (other.selected.latest.filedAt ?? '') < restatedOn);
+    const stale = terms.find((other) => other !== restated && (other.selected.lastReported.filedAt ?? '') < restatedOn);
     if (stale) {
-      return `${restated.term} was restated by ${restated.selected.fact.accessionNumber} (filed ${restatedOn}); ${stale.term} was last reported before that (${stale.selected.latest.accessionNumber}), so subtracting them would mix bases`;
+      return `${restated.term} was restated by ${restated.selected.fact.accessionNumber} (filed ${restatedOn}); ${stale.term} was last reported before that (${stale.selected.lastReported.accessionNumber}), so subtracting them would mix bases`;
     }
   }
   return null;

@@ -40,21 +40,27 @@ export interface FactFilters {
   offset: number;
 }
 
-export const factDurations = ['instant', '3m', '6m', '9m', '12m'] as const;
-export type FactDuration = (typeof factDurations)[number];
-
 /**
- * The days a period of each length may run: fiscal quarters are 13 weeks or three calendar months
- * (89 to 98 days with 52/53-week years), and their sums. A 3-month and a 9-month fact ending on the
- * same day fall in different bands.
+ * The durations a fact may be filtered by: the name /v1 uses, the name of the GraphQL enum value,
+ * and the days a period of that length may run (first and last day counted). Fiscal quarters are
+ * 13 weeks or three calendar months (89 to 98 days with 52/53-week years), and their sums, so a
+ * 3-month and a 9-month fact ending on the same day fall in different bands.
  */
-const durationDays: Record<Exclude<FactDuration, 'instant'>, [number, number]> = { '3m': [80, 100], '6m': [170, 195], '9m': [260, 285], '12m': [350, 380] };
+export const factDurationTable = {
+  instant: { graph: 'instant', days: null },
+  '3m': { graph: 'three_months', days: [80, 100] },
+  '6m': { graph: 'six_months', days: [170, 195] },
+  '9m': { graph: 'nine_months', days: [260, 285] },
+  '12m': { graph: 'twelve_months', days: [350, 380] },
+} as const;
+export type FactDuration = keyof typeof factDurationTable;
+export const factDurations = Object.keys(factDurationTable) as [FactDuration, ...FactDuration[]];
 
 function hasDuration(fact: Fact, duration: FactDuration): boolean {
   if (duration === 'instant') return fact.isInstant;
   if (fact.isInstant || !fact.periodStart) return false;
   const days = Math.round((fact.periodEnd.getTime() - fact.periodStart.getTime()) / 86_400_000) + 1;
-  const [min, max] = durationDays[duration];
+  const [min, max] = factDurationTable[duration].days;
   return days >= min && days <= max;
 }
 

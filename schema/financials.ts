@@ -1,7 +1,7 @@
 // Reported facts (with the tag the issuer actually uses), normalized statements and segments.
 import { requireDataAccess } from '../resolvers/access.ts';
 import { citationKey, documentCitations } from '../derived/citations.ts';
-import { companySegments, companyStatements, factSeries, factsCursor, factsOffset } from '../resolvers/financials.ts';
+import { companySegments, companyStatements, factDurations, factDurationTable, factSeries, factsCursor, factsOffset, type FactDuration as Duration } from '../resolvers/financials.ts';
 import type { SegmentAxis, SegmentMember, SegmentPeriod, SegmentReport } from '../derived/segments.ts';
 import type { FactSource, StatementBundle, StatementLine, StatementPeriod } from '../derived/statements.ts';
 import { builder } from './builder.ts';
@@ -171,7 +171,7 @@ const AsReportedEnum = builder.enumType('AsReported', { values: ['latest', 'firs
 
 const FactDuration = builder.enumType('FactDuration', {
   description: 'How long a fact\'s period runs: `instant` (a balance at a point in time), or a duration of about 3, 6, 9 or 12 months (80–100, 170–195, 260–285 and 350–380 days, first and last day counted)',
-  values: { instant: { value: 'instant' }, three_months: { value: '3m' }, six_months: { value: '6m' }, nine_months: { value: '9m' }, twelve_months: { value: '12m' } } as const,
+  values: Object.fromEntries(factDurations.map((duration) => [factDurationTable[duration].graph, { value: duration }])) as Record<(typeof factDurationTable)[Duration]['graph'], { value: Duration }>,
 });
 
 builder.queryFields((t) => ({

@@ -3,10 +3,9 @@ import { z } from 'zod';
 import { FactsDocument, SegmentsDocument, StatementsDocument, type LineFieldsFragment } from '../operations/generated.ts';
 import { cikParam, coverage, coverageSchema, dateParam, oneOfRequired, tickerParam, type View } from '../dataParams.ts';
 import { operationRoute, pageParams, viewParam } from '../route.ts';
-import { factDurations, type FactDuration } from '../../resolvers/financials.ts';
+import { factDurations, factDurationTable } from '../../resolvers/financials.ts';
 
 /** The graph names a duration in words (an enum value cannot start with a digit). */
-const graphDuration = { instant: 'instant', '3m': 'three_months', '6m': 'six_months', '9m': 'nine_months', '12m': 'twelve_months' } as const satisfies Record<FactDuration, string>;
 
 const source = z.object({
   taxonomy: z.string(),
@@ -117,7 +116,7 @@ export const financialRoutes = [
       periodFrom: query.period_from ?? null,
       periodTo: query.period_to ?? null,
       periodStart: query.period_start ?? null,
-      duration: query.duration ? graphDuration[query.duration] : null,
+      duration: query.duration ? factDurationTable[query.duration].graph : null,
       fy: query.fy ?? null,
       fp: query.fp ?? null,
       limit: query.limit,
