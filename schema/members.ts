@@ -108,6 +108,7 @@ export const AuditEntry = builder.prismaObject('AuditEntry', {
 
 builder.queryFields((t) => ({
   members: t.connection({
+    extensions: needs('read'),
     type: Member,
     description: 'The organization\'s members, in the order they joined.',
     resolve: (_r, args, ctx) => organizationMembers(ctx, { first: Math.min(Math.max(args.first ?? 25, 1), 100), after: args.after }),
@@ -122,6 +123,7 @@ builder.queryFields((t) => ({
     resolve: (query, _r, _a, ctx) => ctx.prisma.invitation.findMany({ ...query, where: organizationInvitationsWhere(ctx), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
   }),
   myInvitations: t.prismaField({
+    extensions: needs('read'),
     type: [Invitation],
     description: 'Pending invitations addressed to the signed-in person\'s email, in any organization, newest first.',
     resolve: (query, _r, _a, ctx) => ctx.prisma.invitation.findMany({ ...query, where: myInvitationsWhere(ctx), orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 100 }),

@@ -39,6 +39,13 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
     expect(cabot.data.payVersusPerformance).toContainEqual(expect.objectContaining({ tag: 'PeoTotalCompAmt', value: '7791510', periodEnd: '2023-09-30' }));
   });
 
+  /** A tool's structured answer over MCP, as an agent calls it. */
+  const mcpTool = async (name: string, args: Record<string, unknown>) => {
+    const answer = await call(t, 'POST', '/mcp', { key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } } });
+    expect(answer.body.result?.isError, JSON.stringify(answer.body).slice(0, 300)).toBeFalsy();
+    return answer.body.result.structuredContent;
+  };
+
   it('answers Apple\'s revenue line with the tags Apple used, each period citing its own tag and filing', async () => {
     const answer = await get('/v1/facts?ticker=AAPL&tag=revenue&form=10-K&limit=100');
     expect(answer.status).toBe(200);
@@ -60,6 +67,9 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
     expect(new Set((await series('period_start=2024-03-31')).map(String))).toEqual(new Set([['2024-03-31', '85777000000'].join()]));
     const graphql = await call(t, 'POST', '/graphql', { key, body: { query: '{ facts(ticker: "AAPL", tag: "revenue", form: "10-Q", periodFrom: "2024-06-29", periodTo: "2024-06-29", duration: nine_months) { facts { periodStart value } } }' } });
     expect(graphql.body.data.facts.facts[0]).toEqual({ periodStart: '2023-10-01', value: '296105000000' });
+    const viaMcp = await mcpTool('facts_get', { ticker: 'AAPL', tag: 'revenue', form: '10-Q', period_from: '2024-06-29', period_to: '2024-06-29', duration: '9m' });
+    expect(JSON.stringify(viaMcp)).toContain('296105000000');
+    expect(JSON.stringify(viaMcp)).not.toContain('85777000000');
     expect((await get('/v1/facts?ticker=AAPL&tag=revenue&duration=5m')).status).toBe(400);
   });
 
@@ -75,6 +85,9 @@ describe.runIf(hasCorpus)('the SEC corpus, ingested', { timeout: 60_000 }, () =>
     const first = await eps('&as_reported=first');
     expect(first).toMatchObject({ asReported: 'first', line: { value: '11.89', restatedFrom: null, restatedTo: { value: '2.97', accessionNumber: '0000320193-20-000096' } } });
     expect((await get('/v1/statements/all?ticker=AAPL&as_reported=original')).status).toBe(400);
+    // an agent asks the same through MCP
+    const asFiled = JSON.stringify(await mcpTool('statements_get', { ticker: 'AAPL', limit: 8, as_reported: 'first' }));
+    expect(asFiled).toContain('11.89');
   });
 
   describe('facts are what was filed, under the tag asked for', () => {
