@@ -20,8 +20,8 @@ import type { TaskMessage } from './worker.ts';
 /**
  * The worker's entry and how a thread loads it. Run from source (tsx, vitest), this module sits
  * beside worker.ts, and a thread needs tsx's loader to read TypeScript (vitest's own transform
- * does not reach threads). In the bundles `npm start` and `npm run ids` run, this code is inside
- * dist/main.js (or cli.js) and the worker is its own entry beside them (scripts/build.mjs).
+ * does not reach threads). In the bundle `npm start` runs, this code is inside dist/main.js and
+ * the worker is its own entry beside it (scripts/build.mjs).
  */
 function workerEntry(): { filename: string; execArgv?: string[] } {
   if (new URL(import.meta.url).pathname.endsWith('.ts')) {
@@ -82,8 +82,8 @@ export function createAnalyticsRunner(options: { threads: number; logger: Logger
     workers: () => pool?.threads ?? [],
     async close() {
       closed = true;
-      // The requests have had their grace period by now (the service closes its pool last), so
-      // the threads end at once; a computation still running belongs to a request already cut.
+      // The requests have had their grace period by now (the service closes its pool after its
+      // HTTP server), so the threads end at once: a computation still running is a cut request's.
       await pool?.destroy();
       for (const reject of running) reject(new Error('the analytics pool closed during the computation'));
       running.clear();
