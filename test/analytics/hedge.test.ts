@@ -184,7 +184,7 @@ describe('portfolio hedge', () => {
     [{ holdings: book, instruments: [] }, 'instruments'],
     [{ holdings: book, instruments: ['SPY', 'SPY'] }, 'instruments'],
     [{ holdings: book, bounds: { SPY: { min: 0, max: -0.5 } } }, 'bounds.SPY'],
-    [{ holdings: book, bounds: { XLF: { min: -1, max: 0 } } }, 'bounds'],
+    [{ holdings: book, bounds: { XLF: { min: -1, max: 0 } } }, 'bounds.XLF'],
     [{ holdings: book, bounds: { SPY: { min: -20, max: 0 } } }, 'bounds.SPY.min'],
     [{ holdings: book, instruments: ['SPY'], bounds: { QQQ: { min: -1, max: 0 } } }, 'bounds.QQQ'],
     [{ holdings: [{ ticker: 'ZZZZ', weight: 1 }] }, 'holdings[0].ticker'],
