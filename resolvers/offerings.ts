@@ -6,6 +6,7 @@
 // formD.ts, formC.ts), never estimated.
 import type { Prisma } from '../prisma/generated/client/client.ts';
 import type { OfferingDocument } from '../ingest/parsers/offerings/offerings.ts';
+import type { Capitalization, DilutionTerms, Economics, Figure } from '../ingest/parsers/offerings/dilutionTerms.ts';
 import type { FormDData } from '../ingest/parsers/forms/formD.ts';
 import type { FormCData } from '../ingest/parsers/forms/formC.ts';
 import { ApiError } from '../core/errors.ts';
@@ -80,6 +81,10 @@ export interface Offering {
   citationNullReason: string | null;
   sourceDocument: string;
   details: Record<string, unknown>;
+  /** a registered offering's capitalization as its document states it, each figure cited; null for Forms D and C */
+  capitalization: Capitalization | null;
+  /** a registered offering's fees, proceeds, dates, over-allotment, I.B.6 sales and effectiveness; null for Forms D and C */
+  economics: Economics | null;
 }
 
 const exemptionNames: Record<string, string> = {
@@ -121,6 +126,41 @@ export interface FormRow {
 }
 
 const noAccession = 'The ingested document carries no accession number (a primary document without its submission), so no SEC URL can be built; sourceDocument names the file it was read from.';
+
+const capitalizationFields = [
+  'sharesOutstandingBefore',
+  'sharesOutstandingAfter',
+  'sharesOutstandingAfterOverAllotment',
+  'optionsOutstanding',
+  'warrantsOutstanding',
+  'restrictedStockUnits',
+  'performanceStockUnits',
+  'reservedForFutureIssuance',
+  'preferredAsConverted',
+] as const satisfies readonly (keyof Capitalization)[];
+const economicsFigures = [
+  'offeringDate',
+  'closingDate',
+  'feeAmount',
+  'feePerShare',
+  'feePercent',
+  'proceedsBeforeExpenses',
+  'netProceeds',
+  'overAllotmentShares',
+  'babyShelfSalesPrior12Months',
+  'registrationEffective',
+] as const satisfies readonly Exclude<keyof Economics, 'feeType'>[];
+
+// a document stored before these figures were read: every one is unknown, and says why
+const notRead = 'not read: this document was ingested before the capitalization and economics of offering documents were read; ingesting the document again reads them';
+const unread = <T>(): Figure<T> => ({ value: null, reason: notRead, asOf: null, approximate: false, sourceSpan: null, section: null, page: null, confidence: null, method: null });
+
+function figuresOf(d: OfferingDocument): { capitalization: Capitalization; economics: Economics } {
+  const terms = (d as { dilutionTerms?: DilutionTerms }).dilutionTerms;
+  const capitalization = terms?.capitalization ?? (Object.fromEntries(capitalizationFields.map((k) => [k, unread()])) as unknown as Capitalization);
+  const economics = terms?.economics ?? ({ feeType: null, ...Object.fromEntries(economicsFigures.map((k) => [k, unread()])) } as unknown as Economics);
+  return { capitalization, economics };
+}
 
 function registered(row: FormRow): Omit<Offering, 'linkedFilings' | 'citationUrl' | 'citationNullReason'> {
   const d = row.data as OfferingDocument;
@@ -168,6 +208,7 @@ function registered(row: FormRow): Omit<Offering, 'linkedFilings' | 'citationUrl
     accessionNumber: row.accessionNumber,
     sourceDocument: row.sourceKey,
     details: { underwriters: d.underwriters, placementAgents: d.placementAgents, salesAgents: d.salesAgents, isShelf: d.isShelf, classificationExcerpt: d.excerpt },
+    ...figuresOf(d),
   };
 }
 
@@ -222,6 +263,8 @@ function formD(row: FormRow): Omit<Offering, 'linkedFilings' | 'citationUrl' | '
       isBusinessCombination: d.isBusinessCombination,
       coIssuers: d.coIssuers.map((c) => ({ cik: c.cik, name: c.name })),
     },
+    capitalization: null,
+    economics: null,
   };
 }
 
@@ -274,6 +317,8 @@ function formC(row: FormRow): Omit<Offering, 'linkedFilings' | 'citationUrl' | '
       period: d.period,
       intermediary: d.intermediary,
     },
+    capitalization: null,
+    economics: null,
   };
 }
 
@@ -321,7 +366,10 @@ function decodeCursor(cursor: string): { orderedAt: Date; id: string } {
   return { orderedAt: new Date(match[1]!), id: match[2]! };
 }
 
-/** Offerings, newest first (by filing date; a document that states none sorts last), keyset-paginated. */
+/**
+ * Offerings, newest first, keyset-paginated: by filing date; a document read without its filing date by
+ * the date it gives itself ("Subject to Completion, dated December 12, 2024"); one that states neither last.
+ */
 export async function listOfferings(reader: DataReader, filter: OfferingFilter, page: { first: number; after?: string | null }) {
   const where = whereOf(filter);
   const after = page.after ? decodeCursor(page.after) : null;
@@ -343,18 +391,62 @@ export async function getOffering(reader: DataReader, id: string): Promise<Offer
   return (await finish(reader, [row]))[0]!;
 }
 
+/**
+ * When the registration a filing belongs to was declared effective, from EDGAR's EFFECT notices of its
+ * file number: the notice that names the filing, else for a registration statement (or its amendment,
+ * or a post-effective amendment) the first notice on or after it, and for a prospectus the last one on
+ * or before it (the registration it is sold under).
+ */
+function effectiveFor(o: Omit<Offering, 'linkedFilings' | 'citationUrl' | 'citationNullReason'>, fileNumber: string | null, effects: { accessionNumber: string; cik: string; filedAt: Date | null; fileNumber: string | null; items: string[] }[]): Figure<string> | null {
+  if (!fileNumber || !o.date) return null;
+  const mine = effects.filter((e) => e.cik === o.issuer.cik && e.fileNumber === fileNumber);
+  const day = (e: (typeof mine)[number]) => isoDay(e.filedAt)!;
+  const named = mine.find((e) => o.accessionNumber && e.items.includes(o.accessionNumber));
+  const effect = named ?? (o.filingRole === 'prospectus' ? mine.filter((e) => day(e) <= o.date!).pop() : mine.find((e) => day(e) >= o.date!));
+  if (!effect) return null;
+  // the notice's index line may give the moment ("S-3,,2022-01-28 16:30:00"); else its filing date
+  const stated = effect.items.find((item) => /^\d{4}-\d{2}-\d{2}/.test(item))?.slice(0, 10) ?? day(effect);
+  return {
+    value: stated,
+    reason: null,
+    asOf: null,
+    approximate: false,
+    sourceSpan: `EDGAR index: EFFECT ${effect.accessionNumber} filed ${day(effect)}, file number ${fileNumber}${effect.items.length ? ` (${effect.items.join(', ')})` : ''}`,
+    section: null,
+    page: null,
+    confidence: 'high',
+    method: named ? 'edgar_effect_notice_naming_filing' : 'edgar_effect_notice_of_file_number',
+  };
+}
+
 /** Citations and the filings each offering is linked to. */
 async function finish(reader: DataReader, rows: FormRow[]): Promise<Offering[]> {
   const normalized = rows.map(normalize);
   // the other filings of the same issuers: linked where a file number or an amended accession ties them
   const ciks = [...new Set(normalized.map((o) => o.issuer.cik).filter((c): c is string => !!c))];
-  const [cited, siblings] = await Promise.all([
+  const registeredCiks = [...new Set(normalized.filter((o) => o.regime === 'registered').map((o) => o.issuer.cik).filter((c): c is string => !!c))];
+  const [cited, siblings, registrationFilings] = await Promise.all([
     citeRecords(reader, rows),
     ciks.length
       ? reader.prisma.formRecord.findMany({ where: { cik: { in: ciks }, family: { in: offeringFamilies }, isSample: false }, select, orderBy: [{ orderedAt: 'asc' }, { id: 'asc' }] }).then((found) => found.map(normalize))
       : [],
+    // the file numbers of the registered filings (a registration statement's own cover names none until
+    // the SEC assigns it) and the EFFECT notices of those companies
+    registeredCiks.length
+      ? reader.prisma.filing.findMany({
+          where: { cik: { in: registeredCiks }, OR: [{ form: 'EFFECT' }, { accessionNumber: { in: normalized.map((o) => o.accessionNumber).filter((a): a is string => !!a) } }] },
+          select: { accessionNumber: true, cik: true, form: true, filedAt: true, fileNumber: true, items: true },
+          orderBy: [{ filedAt: 'asc' }, { accessionNumber: 'asc' }],
+        })
+      : [],
   ]);
+  const effects = registrationFilings.filter((f) => f.form === 'EFFECT' && f.fileNumber && f.filedAt);
+  const fileNumberOf = new Map(registrationFilings.filter((f) => f.form !== 'EFFECT').map((f) => [f.accessionNumber, f.fileNumber]));
   return normalized.map((o, i) => {
+    if (o.economics && o.economics.registrationEffective.value === null) {
+      const effective = effectiveFor(o, o.registrationFileNumber ?? (o.accessionNumber ? (fileNumberOf.get(o.accessionNumber) ?? null) : null), effects);
+      if (effective) o.economics = { ...o.economics, registrationEffective: effective };
+    }
     const linkedFilings: LinkedFiling[] = [];
     for (const s of siblings) {
       if (s.id === o.id || s.issuer.cik !== o.issuer.cik) continue;

@@ -73,6 +73,22 @@ export const OfferingRef = builder.objectRef<Offering>('Offering').implement({
     citationNullReason: t.exposeString('citationNullReason', { nullable: true }),
     sourceDocument: t.exposeString('sourceDocument'),
     details: t.field({ type: 'JSON', resolve: (o) => o.details }),
+    // JSON, as details: each figure is one object of a fixed shape (documented on GET /v1/offerings),
+    // and a typed selection of twenty of them per row would price a page of offerings past the cost limit
+    capitalization: t.field({
+      type: 'JSON',
+      nullable: true,
+      description:
+        'A registered offering\'s capitalization as its document states it: sharesOutstandingBefore, sharesOutstandingAfter, sharesOutstandingAfterOverAllotment, optionsOutstanding, warrantsOutstanding, restrictedStockUnits, performanceStockUnits, reservedForFutureIssuance, preferredAsConverted; each {value, reason, asOf, approximate, sourceSpan, section, page, confidence, method}, value null with the reason where the document states none. Null for Forms D and C.',
+      resolve: (o) => o.capitalization,
+    }),
+    economics: t.field({
+      type: 'JSON',
+      nullable: true,
+      description:
+        'A registered offering\'s economics as its document states them: offeringDate, closingDate, feeType, feeAmount, feePerShare, feePercent, proceedsBeforeExpenses, netProceeds, overAllotmentShares, babyShelfSalesPrior12Months, registrationEffective; each figure as in capitalization. Null for Forms D and C.',
+      resolve: (o) => o.economics,
+    }),
   }),
 });
 

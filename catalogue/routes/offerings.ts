@@ -11,6 +11,67 @@ import { offeringTypes } from '../../resolvers/offerings.ts';
 const typeVocabulary =
   '`ipo`, `follow_on` (priced or best-efforts sale off an effective registration: underwritten, or through a placement agent without a direct sale), `registered_direct` (a sale off an effective registration that a placement agent arranges directly with the investors: "We are offering directly to …", or a securities purchase agreement with each investor; the same type the offering document\'s dilution terms state), `shelf` (a Rule 415 shelf registration), `atm` (at-the-market program), `resale` (selling holders), `deregistration`, `other_registered`: registered offerings, as classified from the cover page; `reg_d`: a Form D notice of an exempt offering; `reg_cf`: a Regulation Crowdfunding Form C filing; `reg_a`: a Regulation A Form 1-A (none ingested yet)';
 
+const spanLocation = {
+  section: z.string().nullable().describe('The heading the text is printed under, as printed ("THE OFFERING", "CAPITALIZATION", "USE OF PROCEEDS"), `cover page`, or `accompanying base prospectus`'),
+  page: z.string().nullable().describe('The page number printed at the foot of that page ("S-3"); `cover` for the cover page; null when the document prints none there'),
+};
+const figureFields = {
+  reason: z.string().nullable().describe('Why `value` is null: the document does not state it (and why, for this kind of offering), it is left blank in a preliminary document (unknown until priced; `sourceSpan` is the text that leaves it blank), or the document was read before these figures were; null when the value is stated'),
+  asOf: z.string().nullable().describe('The date the figure is stated as of, YYYY-MM-DD: the "as of" of a share count, the item\'s own date in an "excludes" list, the expected closing for the count after the offering'),
+  approximate: z.boolean().describe('A rounded estimate as printed ("approximately $6.3 million")'),
+  sourceSpan: z.string().nullable().describe('The sentence, list item or table row the value was read from, verbatim (at most 400 characters)'),
+  ...spanLocation,
+  confidence: z.enum(['high', 'medium', 'low']).nullable().describe('high: read from a sentence or row of a form the parser reads exactly; medium: computed from stated figures, or the document states the figure twice and the two differ (see `conflicting`)'),
+  method: z.string().nullable().describe('The rule that read it: outstanding_based_on, offering_summary_row, capitalization_excludes_options, pricing_table_fee_total, fee_percent_stated, net_proceeds_estimate, expected_delivery_date, over_allotment_option, edgar_effect_notice_of_file_number …'),
+};
+const figure = (unit: string) =>
+  z
+    .object({
+      value: z.number().nullable().describe(unit),
+      ...figureFields,
+      weightedAverageExercisePrice: z.number().nullable().optional().describe('Options and warrants: the weighted-average exercise price the same text gives, US dollars per share'),
+      preferredShares: z.number().nullable().optional().describe('Preferred stock as converted: the preferred shares outstanding'),
+      days: z.number().nullable().optional().describe('Over-allotment: the days the option may be exercised in'),
+      conflicting: z
+        .array(z.object({ value: z.number(), sourceSpan: z.string(), ...spanLocation }))
+        .optional()
+        .describe('Other statements of the same figure in the document that give a different value (the figure is the Use of Proceeds section\'s)'),
+    })
+    .describe(`${unit}; null with a reason where the document does not state it`);
+const dateFigure = (what: string) => z.object({ value: z.string().nullable().describe(`${what}, YYYY-MM-DD`), ...figureFields }).describe(`${what}; null with a reason where the document does not state it`);
+
+const capitalization = z
+  .object({
+    sharesOutstandingBefore: figure('Shares of common stock outstanding as of `asOf`: the count the offering\'s figures are based on ("based on 2,896,723 shares of common stock outstanding as of September 30, 2025"), else the count the document states ("As of December 31, 2024, there were 44,791,609 shares …")'),
+    sharesOutstandingAfter: figure('Shares outstanding after the offering (the summary\'s "Common stock outstanding after this offering"), no over-allotment exercised; `asOf` is the expected closing'),
+    sharesOutstandingAfterOverAllotment: figure('Shares outstanding after the offering if the underwriters exercise their option to purchase additional shares in full'),
+    optionsOutstanding: figure('Shares issuable on exercise of outstanding stock options, as the share count\'s "excludes" list states them, with `weightedAverageExercisePrice`'),
+    warrantsOutstanding: figure('Shares issuable on exercise of outstanding warrants (before this offering), with `weightedAverageExercisePrice`'),
+    restrictedStockUnits: figure('Restricted stock units outstanding (unvested), in shares'),
+    performanceStockUnits: figure('Performance-based restricted stock units outstanding, in shares (at target, as printed)'),
+    reservedForFutureIssuance: figure('Shares reserved for future issuance under the equity incentive plans'),
+    preferredAsConverted: figure('Common shares the outstanding preferred stock converts into (`preferredShares`: the preferred shares); 0 where the document says no preferred stock is outstanding'),
+  })
+  .nullable()
+  .describe('The capitalization a registered offering\'s document states "as of" a date (its own text: the prospectus supplement or the registration statement\'s prospectus, not the base prospectus). Null for Forms D and C');
+
+const economics = z
+  .object({
+    offeringDate: dateFigure('The date of the final prospectus, when the offering is priced ("The date of this prospectus is December 30, 2024")'),
+    closingDate: dateFigure('The expected delivery (closing) date ("Delivery of the securities is expected to be made on or about December 31, 2025")'),
+    feeType: z.enum(['placement_agent_fee', 'underwriting_discount', 'sales_agent_commission']).nullable().describe('What the distributor is paid; null when the document states no fee'),
+    feeAmount: figure('The distributor\'s fee in US dollars: the pricing table\'s total (placement agent fees, underwriting discount)'),
+    feePerShare: figure('The fee per share (per unit), US dollars: the pricing table\'s first column'),
+    feePercent: figure('The fee as a percent of the gross proceeds, as stated ("a cash fee equal to 7.0% of the aggregate gross proceeds"); else the table\'s fee over its total (method computed_fee_total_over_gross_proceeds)'),
+    proceedsBeforeExpenses: figure('The pricing table\'s proceeds to the company before expenses, US dollars'),
+    netProceeds: figure('The net proceeds the document estimates, US dollars (`approximate`: "approximately $6.3 million")'),
+    overAllotmentShares: figure('The additional shares an over-allotment option covers ("option to purchase up to an additional … shares"), with `days`'),
+    babyShelfSalesPrior12Months: figure('US dollars sold under Form S-3 General Instruction I.B.6 (baby shelf) in the 12 months to `asOf`, as the document states; 0 when it says none'),
+    registrationEffective: dateFigure('When the registration statement was declared effective: as the document states it, else EDGAR\'s EFFECT notice of its file number (method edgar_effect_notice_…, sourceSpan the index line)'),
+  })
+  .nullable()
+  .describe('The economics of a registered offering as its document states them. Null for Forms D and C');
+
 export const offeringItem = z
   .object({
     object: z.literal('offering'),
@@ -63,12 +124,15 @@ export const offeringItem = z
     citationNullReason: z.string().nullable(),
     sourceDocument: z.string().describe('The ingested file the values were read from'),
     details: z.record(z.string(), z.unknown()).describe('Form-specific fields: underwriters, placement and sales agents, shelf flag (registered); industry group, fund type, minimum investment, investors, commissions and finders\' fees (Form D); intermediary and its compensation, oversubscription (Form C)'),
+    capitalization,
+    economics,
   })
   .partial()
   .required({ object: true, id: true, offeringType: true, formType: true, accessionNumber: true, citationUrl: true });
 
 function toOffering(o: OfferingFieldsFragment, view: View) {
-  return inView(view, { object: 'offering' as const, ...o, details: o.details as Record<string, unknown> } as z.input<typeof offeringItem> & Record<string, unknown>, {
+  const full = { object: 'offering' as const, ...o, details: o.details as Record<string, unknown>, capitalization: o.capitalization as z.input<typeof capitalization>, economics: o.economics as z.input<typeof economics> };
+  return inView(view, full as z.input<typeof offeringItem> & Record<string, unknown>, {
     always: ['object', 'id', 'offeringType', 'formType', 'accessionNumber', 'citationUrl'],
     compact: ['issuer', 'amountOffered', 'amountSold', 'pricePerUnit', 'date'],
     agent: ['regime', 'issuer', 'securitiesOffered', 'amountOffered', 'amountSold', 'pricePerUnit', 'exemptions', 'date', 'linkedFilings', 'sourceDocument'],
@@ -80,7 +144,7 @@ const list = operationRoute({
   method: 'GET',
   path: '/v1/offerings',
   summary: 'Offerings across S-1/S-3/424B, Form D, Form C and Form 1-A',
-  description: `One row per offering filing, newest filed first (documents that state no filing date last), in one normalized vocabulary: issuer, offering type, amount offered and sold (US dollars), price per unit, exemptions claimed, date and the linked filings of the same offering. Filter by company (ticker or cik), type (${typeVocabulary}) and date. Every row cites its filing. Regulation A (Form 1-A) documents are not in the ingested corpus yet, so type=reg_a answers an empty list that says so.`,
+  description: `One row per offering filing, newest first: by filing date, or for a document read without its filing record by the date the document gives itself (\`dateField: documentDate\`; the \`from\`/\`to\` filters read the same date), documents that state neither last. In one normalized vocabulary: issuer, offering type, amount offered and sold (US dollars), price per unit, exemptions claimed, date and the linked filings of the same offering. Filter by company (ticker or cik), type (${typeVocabulary}) and date. Every row cites its filing. Regulation A (Form 1-A) documents are not in the ingested corpus yet, so type=reg_a answers an empty list that says so.`,
   tag: 'Offerings',
   access: 'org',
   meter: 'data_read',

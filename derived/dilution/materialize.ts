@@ -17,8 +17,12 @@ import { babyShelfOf, runwayOf, runwayRule } from './rules.ts';
  * 5: what offering documents state as of a date (shares outstanding, public float, warrants outstanding)
  *    are records of their own; a shelf's baby-shelf limit names the newest float stated on or before the
  *    document and whether it establishes the capacity; offerings carry a status (preliminary, final).
+ * 6: a final prospectus's count after the offering (as of its closing) and preferred stock as converted are
+ *    records; warrants issued say whether a final document establishes them (and a total stated without its
+ *    parts is one); sales of stock a document recounts are offerings; registration effectiveness (EFFECT) and
+ *    Form 25 delisting notices are corporate actions; offering events carry the capitalization and economics.
  */
-export const dilutionRulesVersion = 5;
+export const dilutionRulesVersion = 6;
 
 export type DilutionKind =
   | 'shares_outstanding'
@@ -60,6 +64,12 @@ export interface DilutionRow {
 export const dilutionItems = ['1.01', '3.01', '3.02', '5.03'] as const;
 /** The offering forms whose filing, even known from the index alone, is a dilution event. */
 const offeringForms = new Set(['S-1', 'S-1/A', 'S-3', 'S-3/A', 'S-3ASR', 'F-1', 'F-1/A', 'F-3', 'F-3/A', 'POS AM', '424B3', '424B4', '424B5']);
+/**
+ * The filings that are corporate actions of a registrant's securities: the SEC's notice that a
+ * registration statement is effective (EFFECT), and the notification of removal from listing (Form 25
+ * filed by the issuer, 25-NSE by the exchange).
+ */
+const actionForms = new Set(['EFFECT', '25', '25-NSE']);
 const eightK = /^8-K(\/A)?$/;
 
 const xbrlTags = {
@@ -91,6 +101,7 @@ interface FilingInfo {
   items: string[];
   primaryDocument: string | null;
   documentSourceKey: string | null;
+  fileNumber?: string | null;
 }
 
 /**
@@ -115,8 +126,8 @@ export async function materializeDilution(db: Db, ciks: string[]): Promise<numbe
     }),
     db.formRecord.findMany({ where: { cik: { in: companies }, family: 'OFFERING' }, orderBy: { id: 'asc' } }),
     db.filing.findMany({
-      where: { cik: { in: companies }, OR: [{ form: { in: [...offeringForms] } }, { form: { in: ['8-K', '8-K/A'] }, items: { hasSome: [...dilutionItems] } }] },
-      select: { accessionNumber: true, cik: true, form: true, filedAt: true, reportDate: true, items: true, primaryDocument: true, documentSourceKey: true },
+      where: { cik: { in: companies }, OR: [{ form: { in: [...offeringForms, ...actionForms] } }, { form: { in: ['8-K', '8-K/A'] }, items: { hasSome: [...dilutionItems] } }] },
+      select: { accessionNumber: true, cik: true, form: true, filedAt: true, reportDate: true, items: true, primaryDocument: true, documentSourceKey: true, fileNumber: true },
     }),
     db.filingEvent.findMany({ where: { cik: { in: companies }, fromIndexOnly: false, item: { in: [...dilutionItems] } }, orderBy: { id: 'asc' } }),
   ]);
@@ -140,6 +151,8 @@ export async function materializeDilution(db: Db, ciks: string[]): Promise<numbe
     rows.push(...eightKs);
     rows.push(...recountedSplits(cik, companyForms, cited, [...xbrl, ...eightKs]));
     rows.push(...indexOfferingRows(cik, companyFilings, new Set(companyForms.map((f) => f.accessionNumber).filter((a): a is string => !!a))));
+    rows.push(...recountedOfferings(cik, companyForms, cited));
+    rows.push(...registrationActions(cik, companyFilings, companyForms, cited));
   }
   await db.dilutionRecord.deleteMany({ where: { cik: { in: companies } } });
   let written = 0;
@@ -164,7 +177,7 @@ function byCompany<T extends { cik: string | null }>(list: T[]): (cik: string) =
 
 /** The companies of these filings whose dilution records the filings change: the ones with dilution-relevant filings. */
 export function dilutionRelevant(filing: { form: string; items?: string[] | null }): boolean {
-  return offeringForms.has(filing.form) || (eightK.test(filing.form) && (filing.items ?? []).some((i) => (dilutionItems as readonly string[]).includes(i)));
+  return offeringForms.has(filing.form) || actionForms.has(filing.form) || (eightK.test(filing.form) && (filing.items ?? []).some((i) => (dilutionItems as readonly string[]).includes(i)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -338,6 +351,149 @@ function recountedSplits(cik: string, forms: OfferingForm[], cited: Map<string, 
   return [...byKey.values()];
 }
 
+/**
+ * Sales of stock an offering document recounts as done ("On May 16, 2023, we … issued and sold in a
+ * registered direct offering an aggregate of 601,851 shares …"): one offering record per sale (date and
+ * type), cited from the earliest document that recounts it. Whether it is established as closed is the
+ * recounting documents' standing: a final document's recital establishes it (`status: 'closed'`); one
+ * only a preliminary document recounts (a registration statement not yet effective) is `possible`.
+ */
+function recountedOfferings(cik: string, forms: OfferingForm[], cited: Map<string, FilingInfo>): DilutionRow[] {
+  const byKey = new Map<string, DilutionRow>();
+  const byFiling = [...forms].sort((a, b) => (a.filedAt?.getTime() ?? Infinity) - (b.filedAt?.getTime() ?? Infinity) || a.id.localeCompare(b.id));
+  for (const form of byFiling) {
+    const doc = form.data as OfferingDocument & { dilutionTerms?: DilutionTerms };
+    for (const sale of doc.dilutionTerms?.recountedOfferings ?? []) {
+      const { date: day, offeringType, shares, preFundedWarrantShares } = sale.value;
+      const key = `${day}|${offeringType}`;
+      const established = !doc.isPreliminary;
+      const known = byKey.get(key);
+      if (known) {
+        // a later final document that recounts the same sale establishes it
+        if (established && known.values.status !== 'closed') Object.assign(known.values, { status: 'closed', establishedBy: { accessionNumber: form.accessionNumber, form: doc.formType, sourceSpan: sale.sourceSpan } });
+        continue;
+      }
+      const filing = form.accessionNumber ? cited.get(form.accessionNumber) : undefined;
+      const date = new Date(`${day}T00:00:00.000Z`);
+      byKey.set(key, {
+        id: id('recounted-offering', cik, day, offeringType),
+        cik,
+        kind: 'offering',
+        isEvent: true,
+        date,
+        orderedAt: date,
+        accessionNumber: form.accessionNumber,
+        form: doc.formType,
+        filedAt: form.filedAt ?? filing?.filedAt ?? null,
+        fromIndexOnly: false,
+        values: {
+          offeringType,
+          sharesOffered: shares,
+          preFundedWarrantShares,
+          recountedBy: 'offering_document',
+          status: established ? 'closed' : 'possible',
+          ...(established
+            ? { establishedBy: { accessionNumber: form.accessionNumber, form: doc.formType, sourceSpan: sale.sourceSpan } }
+            : { note: `Recounted by a ${doc.formType} that is a preliminary document (a registration statement not yet effective); the sale's own prospectus is not held, so it is possible, not established as closed.` }),
+        },
+        citationUrl: form.accessionNumber ? citationUrl(cik, form.accessionNumber, filing?.primaryDocument) : null,
+        sourceSpan: sale.sourceSpan,
+        confidence: sale.confidence,
+        method: 'offering_document',
+      });
+    }
+  }
+  return [...byKey.values()];
+}
+
+/** The accession an EFFECT notice's index line names ("POS AM,0001193125-22-003676,2022-01-10"), and the form made effective. */
+function effectNames(items: string[]): { form: string | null; accessionNumber: string | null; effectiveAt: string | null } {
+  const accessionNumber = items.find((i) => /^\d{10}-\d{2}-\d{6}$/.test(i)) ?? null;
+  const effectiveAt = items.find((i) => /^\d{4}-\d{2}-\d{2}/.test(i)) ?? null;
+  const form = items.find((i) => i !== accessionNumber && i !== effectiveAt) ?? null;
+  return { form, accessionNumber, effectiveAt };
+}
+
+/**
+ * Registration effectiveness and delisting notices: an EFFECT notice of EDGAR's index (the SEC declares
+ * the registration statement of a file number effective), a Form 25 (the issuer's notification of removal
+ * from listing) or 25-NSE (the exchange's). An offering document that recounts the same action (a
+ * registration "declared effective on April 2, 2025", "filed … on Form 25" on a date) cites its sentence
+ * (`statedIn`); one that recounts an action the index does not hold is a record of its own, cited to
+ * that sentence.
+ */
+function registrationActions(cik: string, filings: (FilingInfo & { cik: string })[], forms: OfferingForm[], cited: Map<string, FilingInfo>): DilutionRow[] {
+  const rows: DilutionRow[] = [];
+  const recounted = forms.flatMap((form) => {
+    const doc = form.data as OfferingDocument & { dilutionTerms?: DilutionTerms };
+    return (doc.dilutionTerms?.recountedActions ?? []).map((action) => ({ action, form, doc }));
+  });
+  const used = new Set<(typeof recounted)[number]>();
+  for (const f of filings.filter((x) => actionForms.has(x.form))) {
+    const day = isoDay(f.filedAt);
+    const isEffect = f.form === 'EFFECT';
+    const names = isEffect ? effectNames(f.items) : null;
+    const action = isEffect ? 'registration_effective' : 'delisting_notice';
+    const statement = recounted.find(
+      (r) => r.action.value.action === action && r.action.value.date === day && (!isEffect || (r.action.value.fileNumber !== null && r.action.value.fileNumber === f.fileNumber)),
+    );
+    if (statement) used.add(statement);
+    const values: Record<string, unknown> = isEffect
+      ? { action, fileNumber: f.fileNumber ?? null, effectiveForm: names!.form, effectiveAccessionNumber: names!.accessionNumber, effectiveAt: names!.effectiveAt, itemTitle: 'Notice of effectiveness of a Securities Act registration statement (EFFECT)' }
+      : { action, filedBy: f.form === '25-NSE' ? 'exchange' : 'issuer', fileNumber: f.fileNumber ?? null, itemTitle: f.form === '25-NSE' ? 'Notification of removal from listing filed by the exchange (Form 25-NSE)' : 'Notification of removal from listing and/or registration filed by the issuer (Form 25)' };
+    if (statement) {
+      const { sourceSpan, confidence, method } = statement.action;
+      values.statedIn = { accessionNumber: statement.form.accessionNumber, form: statement.doc.formType, sourceSpan, confidence, method, ...(statement.action.value.exchange ? { exchange: statement.action.value.exchange, securities: statement.action.value.securities } : {}) };
+    }
+    rows.push({
+      id: id('action', f.accessionNumber, action),
+      cik,
+      kind: 'corporate_action',
+      isEvent: true,
+      date: f.filedAt,
+      orderedAt: f.filedAt ?? epoch,
+      accessionNumber: f.accessionNumber,
+      form: f.form,
+      filedAt: f.filedAt,
+      fromIndexOnly: f.documentSourceKey === null,
+      values,
+      citationUrl: citationUrl(cik, f.accessionNumber, f.primaryDocument),
+      sourceSpan: `EDGAR index: form ${f.form} filed ${day ?? 'on an unknown date'}${f.fileNumber ? `, file number ${f.fileNumber}` : ''}${names?.form ? `, ${[names.form, names.accessionNumber, names.effectiveAt].filter(Boolean).join(', ')}` : ''}`,
+      confidence: 'high',
+      method: 'filing_index',
+    });
+  }
+  // what a document recounts that no held index line records
+  const seen = new Set<string>();
+  for (const r of recounted) {
+    if (used.has(r)) continue;
+    const { action, date: day, fileNumber, exchange, securities } = r.action.value;
+    const key = `${action}|${day}|${fileNumber ?? ''}`;
+    if (seen.has(key) || rows.some((x) => x.values.action === action && isoDay(x.date) === day && (action !== 'registration_effective' || x.values.fileNumber === fileNumber))) continue;
+    seen.add(key);
+    const filing = r.form.accessionNumber ? cited.get(r.form.accessionNumber) : undefined;
+    const date = new Date(`${day}T00:00:00.000Z`);
+    rows.push({
+      id: id('recounted-action', cik, action, day, fileNumber),
+      cik,
+      kind: 'corporate_action',
+      isEvent: true,
+      date,
+      orderedAt: date,
+      accessionNumber: r.form.accessionNumber,
+      form: r.doc.formType,
+      filedAt: r.form.filedAt ?? filing?.filedAt ?? null,
+      fromIndexOnly: false,
+      values: { action, fileNumber, ...(action === 'delisting_notice' ? { exchange, securities, filedBy: 'issuer' } : {}), recountedBy: 'offering_document' },
+      citationUrl: r.form.accessionNumber ? citationUrl(cik, r.form.accessionNumber, filing?.primaryDocument) : null,
+      sourceSpan: r.action.sourceSpan,
+      confidence: r.action.confidence,
+      method: 'offering_document',
+    });
+  }
+  return rows;
+}
+
 function twelveMonths(start: Date, end: Date): boolean {
   const days = (end.getTime() - start.getTime()) / 86_400_000;
   return days >= 350 && days <= 380;
@@ -433,8 +589,8 @@ function offeringRows(cik: string, forms: OfferingForm[], cited: Map<string, Fil
     if (terms) {
       const event = rows[rows.length - 1]!;
       event.values.terms = termsSummary(terms);
-      rows.push(...termRows(cik, form.id, event, terms));
-      rows.push(...statedRows(cik, form.id, event, terms));
+      rows.push(...termRows(cik, form.id, event, terms, doc));
+      rows.push(...statedRows(cik, form.id, event, terms, doc));
     }
   }
   return rows;
@@ -445,12 +601,12 @@ function offeringRows(cik: string, forms: OfferingForm[], cited: Map<string, Fil
  * warrants outstanding): observations like the XBRL cover facts, dated by the "as of" the sentence
  * gives, so the share-float history and the score read them beside the facts.
  */
-function statedRows(cik: string, formId: string, event: Pick<DilutionRow, 'accessionNumber' | 'form' | 'filedAt' | 'citationUrl'>, terms: DilutionTerms): DilutionRow[] {
+function statedRows(cik: string, formId: string, event: Pick<DilutionRow, 'accessionNumber' | 'form' | 'filedAt' | 'citationUrl'>, terms: DilutionTerms, doc: Pick<OfferingDocument, 'formType' | 'isPreliminary' | 'pricePerShare' | 'grossProceeds'>): DilutionRow[] {
   const rows: DilutionRow[] = [];
-  const observed = (kind: DilutionKind, field: Cited<unknown>, values: Record<string, unknown>) => {
+  const observed = (kind: DilutionKind, field: Pick<Cited<unknown>, 'asOf' | 'method' | 'sourceSpan' | 'confidence'>, values: Record<string, unknown>, ordinal = 'stated') => {
     const date = new Date(`${field.asOf}T00:00:00.000Z`);
     rows.push({
-      id: id('offering', formId, kind, 'stated'),
+      id: id('offering', formId, kind, ordinal),
       cik,
       kind,
       isEvent: false,
@@ -473,6 +629,18 @@ function statedRows(cik: string, formId: string, event: Pick<DilutionRow, 'acces
   if (float?.asOf) observed('public_float', float, { publicFloat: String(float.value), unit: 'USD', babyShelf: babyShelfOf(float.value, float.asOf) });
   const warrants = terms.warrantsOutstanding;
   if (warrants?.asOf) observed('warrant', warrants, { outstanding: String(warrants.value.shares), exercisePrice: warrants.value.weightedAverageExercisePrice, exercisePriceIs: 'weighted average' });
+  // the count after the offering, as of its closing: only a final prospectus that prices the sale
+  // establishes it (a preliminary one leaves it blank or may change)
+  const after = terms.capitalization?.sharesOutstandingAfter;
+  const priced = !doc.isPreliminary && /^424B/.test(doc.formType) && (doc.pricePerShare !== null || doc.grossProceeds !== null);
+  if (after?.value != null && after.asOf && priced) {
+    observed('shares_outstanding', { asOf: after.asOf, method: after.method!, sourceSpan: after.sourceSpan!, confidence: after.confidence! }, { shares: String(after.value), unit: 'shares', class: null, basis: 'after_offering' }, 'stated-after');
+  }
+  // preferred stock as converted is a convertible's overhang; "no preferred outstanding" says nothing of convertible notes
+  const preferred = terms.capitalization?.preferredAsConverted;
+  if (preferred?.value && preferred.asOf) {
+    observed('convertible', { asOf: preferred.asOf, method: preferred.method!, sourceSpan: preferred.sourceSpan!, confidence: preferred.confidence! }, { instrument: 'preferred_stock', asConverted: String(preferred.value), preferredShares: preferred.preferredShares ?? null });
+  }
   return rows;
 }
 
@@ -559,14 +727,27 @@ export function termsSummary(terms: DilutionTerms) {
     ntbvPerShareAfter: cited(terms.ntbvPerShareAfter),
     dilutionPerShare: cited(terms.dilutionPerShare),
     hasDilutionSection: terms.hasDilutionSection,
+    // each figure with its text and where it is printed, null with the reason where the document states none
+    capitalization: terms.capitalization ?? null,
+    economics: terms.economics ?? null,
     failures: terms.failures,
   };
 }
 
 /** The instruments an offering document states: warrants issued, lock-ups, rights of first refusal; each a record linked to the offering by its filing. */
-export function termRows(cik: string, formId: string, event: Pick<DilutionRow, 'date' | 'orderedAt' | 'accessionNumber' | 'form' | 'filedAt' | 'citationUrl'>, terms: DilutionTerms): DilutionRow[] {
+export function termRows(
+  cik: string,
+  formId: string,
+  event: Pick<DilutionRow, 'date' | 'orderedAt' | 'accessionNumber' | 'form' | 'filedAt' | 'citationUrl'>,
+  terms: DilutionTerms,
+  document: { isPreliminary: boolean; offeringType?: string } = { isPreliminary: false },
+): DilutionRow[] {
   const base = { cik, date: event.date, orderedAt: event.orderedAt, accessionNumber: event.accessionNumber, form: event.form, filedAt: event.filedAt, fromIndexOnly: false, citationUrl: event.citationUrl, method: 'offering_document' as const };
   const rows: DilutionRow[] = [];
+  // a preliminary prospectus's warrants are offered, not yet issued; a final one establishes them, and so
+  // does a resale registration, which registers the resale of securities the company has already issued
+  const documentStatus = document.isPreliminary ? 'preliminary' : 'final';
+  const established = !document.isPreliminary || document.offeringType === 'resale';
   terms.warrants.forEach((w, ordinal) => {
     const spans = [w.shares, w.exercisePrice, w.term].filter((f): f is NonNullable<typeof f> => !!f);
     if (!spans.length) return;
@@ -575,11 +756,25 @@ export function termRows(cik: string, formId: string, event: Pick<DilutionRow, '
       id: id('offering', formId, 'warrant', ordinal),
       kind: 'warrant',
       isEvent: true,
-      values: { warrantKind: w.kind, series: w.series, shares: valueOf(w.shares), exercisePrice: valueOf(w.exercisePrice), term: valueOf(w.term), issuance: true },
+      values: { warrantKind: w.kind, series: w.series, shares: valueOf(w.shares), exercisePrice: valueOf(w.exercisePrice), term: valueOf(w.term), issuance: true, documentStatus, established },
       sourceSpan: [...new Set(spans.map((f) => f.sourceSpan))].join(' … '),
       confidence: lowest(spans.map((f) => f.confidence)),
     });
   });
+  // "Series A Warrants … and Pre-Funded Warrants … to purchase up to an aggregate of 7,230,301 shares": the
+  // total issued, when the document gives no warrant's own count
+  const aggregate = terms.warrantSharesAggregate;
+  if (aggregate && !terms.warrants.some((w) => w.shares)) {
+    rows.push({
+      ...base,
+      id: id('offering', formId, 'warrant', 'aggregate'),
+      kind: 'warrant',
+      isEvent: true,
+      values: { warrantKind: 'aggregate', kinds: [...new Set(terms.warrants.map((w) => w.kind))], series: null, shares: aggregate.value, exercisePrice: null, term: null, issuance: true, documentStatus, established },
+      sourceSpan: aggregate.sourceSpan,
+      confidence: aggregate.confidence,
+    });
+  }
   terms.lockups.forEach((l, ordinal) =>
     rows.push({ ...base, id: id('offering', formId, 'lockup', ordinal), kind: 'lockup', isEvent: false, values: { ...l.value }, sourceSpan: l.sourceSpan, confidence: l.confidence }),
   );

@@ -108,7 +108,7 @@ export const offeringHandler = handler({
     const cik = filing?.cik ?? offering.registrant.cik ?? (byTicker.length === 1 ? byTicker[0]! : null);
     if (cik) await ensureEntities(tx, [{ cik, name: offering.registrant.name }]);
     const filedAt = filing?.filedAt?.toISOString().slice(0, 10) ?? offering.filedAt;
-    await saveFormRecord(tx, { accessionNumber, family: 'OFFERING', formType: offering.formType, cik, filedAt, parties: [{ cik, name: offering.registrant.name, role: 'issuer' }], data: offering }, key);
+    await saveFormRecord(tx, { accessionNumber, family: 'OFFERING', formType: offering.formType, cik, filedAt, documentDate: offering.documentDate ?? null, parties: [{ cik, name: offering.registrant.name, role: 'issuer' }], data: offering }, key);
     if (filing) await markDocumentIngested(tx, filing.accessionNumber, key);
     const written = await writeDocumentEvents(
       tx,

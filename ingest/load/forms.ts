@@ -14,6 +14,11 @@ export interface FormRecordFields {
   cik: string | null;
   filedAt: string | null;
   periodOfReport?: string | null;
+  /**
+   * the date a document gives itself (a preliminary prospectus's "dated December 12, 2024"): where it
+   * states no filing date, the record is ordered by this date rather than last
+   */
+  documentDate?: string | null;
   isSample?: boolean;
   parties: PartyRef[] | { cik: string | null; name: string | null; role: string }[];
   data: unknown;
@@ -40,7 +45,7 @@ export async function saveFormRecord(tx: Tx, fields: FormRecordFields, sourceKey
     cik: fields.cik,
     filedAt,
     periodOfReport,
-    orderedAt: orderDate(filedAt, periodOfReport),
+    orderedAt: orderDate(filedAt, periodOfReport, day(fields.documentDate ?? null)),
     isSample: fields.isSample ?? false,
     parties: fields.parties as unknown as Prisma.InputJsonValue,
     data: fields.data as Prisma.InputJsonValue,

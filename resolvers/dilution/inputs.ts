@@ -37,7 +37,9 @@ export function scoreInputsOf(records: DilutionRecord[], hasIndex: boolean): { a
   // cover are added up; two sources stating the same date are never added together.
   const newest = (kind: string, when: (r: DilutionRecord) => boolean = () => true) =>
     dated.filter((r) => r.kind === kind && when(r)).sort((a, b) => b.date!.getTime() - a.date!.getTime() || Number(b.method === 'xbrl_fact') - Number(a.method === 'xbrl_fact') || a.id.localeCompare(b.id))[0] ?? null;
-  const sameStatement = (r: DilutionRecord, of: DilutionRecord) => r.kind === of.kind && r.date!.getTime() === of.date!.getTime() && r.method === of.method && (r.method === 'xbrl_fact' || r.accessionNumber === of.accessionNumber);
+  const basis = (r: DilutionRecord) => (r.values as { basis?: string }).basis ?? null;
+  const sameStatement = (r: DilutionRecord, of: DilutionRecord) =>
+    r.kind === of.kind && r.date!.getTime() === of.date!.getTime() && r.method === of.method && (r.method === 'xbrl_fact' || r.accessionNumber === of.accessionNumber) && basis(r) === basis(of);
   const sharesOf = (of: DilutionRecord) => dated.filter((r) => sameStatement(r, of)).reduce((n, r) => n + Number((r.values as { shares: string }).shares), 0);
   const shares = newest('shares_outstanding');
   if (shares) {
@@ -69,32 +71,51 @@ export function scoreInputsOf(records: DilutionRecord[], hasIndex: boolean): { a
   if (atm) inputs.atmCapacityRemaining = input(num(termsOf(atm)?.atmProgramSize?.value ?? (atm.values as { programSize?: number }).programSize)!, atm);
 
   // warrants outstanding: the newest count of them, an XBRL fact's (its classes added up) or the one an
-  // offering document states as of a date
+  // offering document states as of a date, plus the warrants documents establish as issued after that
+  // date (a final prospectus's, or a recital of warrants already issued), not expired by the score's date
+  type Issued = { shares?: number | null; term?: { years: number | null } | null; issuance?: boolean; established?: boolean };
+  const issuedRows = dated.filter((r) => r.kind === 'warrant' && (r.values as Issued).issuance && num((r.values as Issued).shares) !== null && (r.values as Issued).established !== false);
+  const live = (r: DilutionRecord, at: Date) => {
+    const years = (r.values as Issued).term?.years;
+    return !years || r.date!.getTime() + years * 365.25 * day >= at.getTime();
+  };
   const outstandingOf = (r: DilutionRecord) => num((r.values as { outstanding?: string }).outstanding);
   const warrant = newest('warrant', (r) => outstandingOf(r) !== null);
   if (warrant) {
-    inputs.warrantsOutstanding = input(dated.filter((r) => sameStatement(r, warrant) && outstandingOf(r) !== null).reduce((n, r) => n + outstandingOf(r)!, 0), warrant);
+    const counted = dated.filter((r) => sameStatement(r, warrant) && outstandingOf(r) !== null).reduce((n, r) => n + outstandingOf(r)!, 0);
+    const after = issuedRows.filter((r) => r.date! > warrant.date! && r.date! <= asOfDate && live(r, asOfDate));
+    if (!after.length) inputs.warrantsOutstanding = input(counted, warrant);
+    else {
+      const at = after[0]!.date!;
+      inputs.warrantsOutstanding = {
+        value: counted + after.reduce((n, r) => n + Number((r.values as Issued).shares), 0),
+        asOf: isoDay(at)!,
+        source: {
+          ...source(warrant),
+          sourceSpan: `${outstandingOf(warrant) === counted ? '' : 'the classes of '}the count as of ${isoDay(warrant.date)}: ${warrant.sourceSpan} … and the warrants issued after that date: ${after.map((r) => `${r.sourceSpan} (${isoDay(r.date)}${r.accessionNumber ? `, ${r.accessionNumber}` : ''})`).join(' … ')}`,
+        },
+      };
+    }
   } else {
     // no count of outstanding warrants anywhere: the warrants documents state as issued, not yet expired
     // by the latest issuance, are what is known to be outstanding (exercises the filings do not report aside)
-    type Issued = { shares?: number | null; term?: { years: number | null } | null; issuance?: boolean };
-    const issued = dated.filter((r) => r.kind === 'warrant' && (r.values as Issued).issuance && num((r.values as Issued).shares) !== null);
-    const at = issued[0]?.date;
-    const live = issued.filter((r) => {
-      const years = (r.values as Issued).term?.years;
-      return !years || r.date!.getTime() + years * 365.25 * day >= at!.getTime();
-    });
-    if (live.length) {
-      const total = live.reduce((n, r) => n + Number((r.values as Issued).shares), 0);
+    const at = issuedRows[0]?.date;
+    const alive = at ? issuedRows.filter((r) => live(r, at)) : [];
+    if (alive.length) {
+      const total = alive.reduce((n, r) => n + Number((r.values as Issued).shares), 0);
       inputs.warrantsOutstanding = {
         value: total,
         asOf: isoDay(at!)!,
-        source: { ...source(live[0]!), sourceSpan: `warrants the offering documents state as issued (no count of outstanding warrants is held): ${live.map((r) => r.sourceSpan).join(' … ')}` },
+        source: { ...source(alive[0]!), sourceSpan: `warrants the offering documents state as issued (no count of outstanding warrants is held): ${alive.map((r) => r.sourceSpan).join(' … ')}` },
       };
     }
   }
-  const convertible = latest('convertible', (r) => num((r.values as { measures?: Record<string, { value: string }> }).measures?.DebtInstrumentConvertibleNumberOfEquityInstruments?.value) !== null);
-  if (convertible) inputs.convertibleShares = input(num((convertible.values as { measures: Record<string, { value: string }> }).measures.DebtInstrumentConvertibleNumberOfEquityInstruments!.value)!, convertible);
+  // convertibles as converted: an XBRL count of the shares convertible debt converts into, or the preferred
+  // stock an offering document states on an as-converted basis; the newest
+  type Convertible = { measures?: Record<string, { value: string }>; asConverted?: string };
+  const convertedOf = (r: DilutionRecord) => num((r.values as Convertible).measures?.DebtInstrumentConvertibleNumberOfEquityInstruments?.value) ?? num((r.values as Convertible).asConverted);
+  const convertible = latest('convertible', (r) => convertedOf(r) !== null);
+  if (convertible) inputs.convertibleShares = input(convertedOf(convertible)!, convertible);
 
   if (hasIndex) {
     const within = (r: DilutionRecord, days: number) => asOfDate.getTime() - r.date!.getTime() <= days * day && r.date! <= asOfDate;
@@ -117,15 +138,26 @@ export function scoreInputsOf(records: DilutionRecord[], hasIndex: boolean): { a
     inputs.reverseSplitsLast24m = counted(dated.filter((r) => r.kind === 'reverse_split' && within(r, 730)), 'reverse split in the 24 months');
   }
 
-  // Offerings of the 12 months: a held final prospectus that prices a sale establishes one closed; a
-  // prospectus known only from EDGAR's index, or a preliminary one, is possible (its terms are not known).
+  // Offerings of the 12 months: a held final prospectus that prices a sale establishes one closed, and so
+  // does a final document's recital of a sale done; a prospectus known only from EDGAR's index, a
+  // preliminary one, or a sale only a preliminary document recounts is possible (its closing is not
+  // established). A recital and a prospectus within a week of each other are one sale.
   // Without the index, the held documents are all that is known: what they establish is still counted.
   const inWindow = (r: DilutionRecord) => asOfDate.getTime() - r.date!.getTime() <= 365 * day && r.date! <= asOfDate;
-  type Priced = { status?: string; isPreliminary?: boolean; pricePerShare?: number | null; grossProceeds?: number | null };
-  const prospectuses = dated.filter((r) => r.kind === 'offering' && /^424B[1345]$/.test(r.form ?? '') && inWindow(r));
-  const closed = prospectuses.filter((r) => !r.fromIndexOnly && !(r.values as Priced).isPreliminary && ((r.values as Priced).pricePerShare != null || (r.values as Priced).grossProceeds != null));
-  const possible = prospectuses.filter((r) => !closed.includes(r));
+  type Priced = { status?: string; isPreliminary?: boolean; pricePerShare?: number | null; grossProceeds?: number | null; recountedBy?: string };
+  const recounted = (r: DilutionRecord) => (r.values as Priced).recountedBy === 'offering_document';
+  const isClosed = (r: DilutionRecord) =>
+    !r.fromIndexOnly && (recounted(r) ? (r.values as Priced).status === 'closed' : !(r.values as Priced).isPreliminary && ((r.values as Priced).pricePerShare != null || (r.values as Priced).grossProceeds != null));
+  const sales: DilutionRecord[] = [];
+  for (const r of dated.filter((x) => x.kind === 'offering' && (/^424B[1345]$/.test(x.form ?? '') || recounted(x)) && inWindow(x))) {
+    const same = sales.findIndex((o) => recounted(o) !== recounted(r) && Math.abs(o.date!.getTime() - r.date!.getTime()) <= 7 * day);
+    if (same < 0) sales.push(r);
+    else if (isClosed(r) && !isClosed(sales[same]!)) sales[same] = r;
+  }
+  const closed = sales.filter(isClosed);
+  const possible = sales.filter((r) => !closed.includes(r));
   const documents = records.some((r) => r.method === 'offering_document' && (r.kind === 'offering' || r.kind === 'atm_program' || r.kind === 'shelf'));
+  const how = (r: DilutionRecord) => (r.fromIndexOnly ? 'index only' : recounted(r) ? `recounted by a preliminary ${r.form ?? 'document'}` : 'preliminary');
   if (hasIndex || documents) {
     const what = hasIndex ? "the filings EDGAR's index lists for the company" : "the company's offering documents held (EDGAR's index of its filings is not)";
     inputs.recentOfferingsLast12m = {
@@ -133,8 +165,12 @@ export function scoreInputsOf(records: DilutionRecord[], hasIndex: boolean): { a
       possible: possible.length,
       asOf: asOf!,
       source: closed[0]
-        ? { ...source(closed[0]), sourceSpan: `final prospectus pricing the sale: ${closed.map((r) => `${r.form} ${r.accessionNumber ?? ''} (${isoDay(r.date)})`).join('; ')}` }
-        : { accessionNumber: null, citationUrl: null, sourceSpan: `no final, priced offering prospectus (424B) in the 12 months in ${what}${possible.length ? `; ${possible.length} possible: ${possible.map((r) => `${r.form} ${r.accessionNumber ?? ''} (${r.fromIndexOnly ? 'index only' : 'preliminary'})`).join('; ')}` : ''}` },
+        ? { ...source(closed[0]), sourceSpan: `final prospectus pricing the sale, or a final document recounting it: ${closed.map((r) => `${r.form} ${r.accessionNumber ?? ''} (${isoDay(r.date)})`).join('; ')}` }
+        : {
+            accessionNumber: possible[0]?.accessionNumber ?? null,
+            citationUrl: possible[0]?.citationUrl ?? null,
+            sourceSpan: `no final, priced offering prospectus (424B) or final document recounting a sale in the 12 months in ${what}${possible.length ? `; ${possible.length} possible: ${possible.map((r) => `${r.form} ${r.accessionNumber ?? ''} (${isoDay(r.date)}, ${how(r)}${recounted(r) ? `: ${r.sourceSpan}` : ''})`).join('; ')}` : ''}`,
+          },
     };
   }
   return { asOf, inputs, why };

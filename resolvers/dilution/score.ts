@@ -60,7 +60,7 @@ export interface DilutionScoreInputs {
   monthlyBurn?: ScoreInput | null;
   /** USD, CashAndCashEquivalentsAtCarryingValue */
   cash?: ScoreInput | null;
-  /** shares, dei:EntityCommonStockSharesOutstanding */
+  /** shares, dei:EntityCommonStockSharesOutstanding, or the count an offering document states as of a date (a final prospectus's count after its offering, as of its closing) */
   sharesOutstanding?: ScoreInput | null;
   /** shares about twelve months before `sharesOutstanding`, adjusted for any split since */
   sharesOutstanding12mAgo?: ScoreInput | null;
@@ -70,7 +70,7 @@ export interface DilutionScoreInputs {
   shelfCapacityRemaining?: ScoreInput | null;
   /** USD left on at-the-market programs */
   atmCapacityRemaining?: ScoreInput | null;
-  /** shares issuable on exercise of outstanding warrants (pre-funded included) */
+  /** shares issuable on exercise of outstanding warrants (pre-funded included): the newest count, plus the warrants documents establish as issued after its date */
   warrantsOutstanding?: ScoreInput | null;
   /** of those, shares whose exercise price is below the last price (optional; reported, not scored) */
   warrantsInTheMoney?: ScoreInput | null;

@@ -20,6 +20,7 @@ const files = [
   'filings/offerings/424B5_0001493152-25-029712_Imunon.txt',
   'filings/offerings/424B5_0001214659-26-002941_Alzamend.txt',
   'filings/offerings/S-3_0001193125-25-012209_Vincerx.txt',
+  'filings/offerings/POSAM_0001193125-25-110092_Vincerx.txt',
   'filings/offerings/424B4_0001104659-24-132924_Traws-Pharma.txt',
   'filings/offerings/S-1_0001104659-23-076317_Acurx.txt',
   'filings/offerings/424B5_FFIC_Flushing-Financial_preliminary_2024-12-12.html',
@@ -284,16 +285,18 @@ describe.runIf(hasCorpus)('the dilution family over the corpus', { timeout: 120_
     expect(alz.inputs.publicFloat).toMatchObject({ value: 9188860, asOf: '2026-03-06', source: { accessionNumber: '0001214659-26-002941', method: 'offering_document' } });
     expect(flat('424B5_0001214659-26-002941_Alzamend.txt')).toContain(alz.inputs.publicFloat.source.sourceSpan.replace(/\s+/g, ' '));
     expect(alz.missing).not.toContain('publicFloat');
-    // Imunon: 2,896,723 shares outstanding and 965,247 warrant shares at $8.18, both as of September 30, 2025
+    // Imunon: 2,896,723 shares outstanding and 965,247 warrant shares at $8.18, both as of September 30, 2025; its
+    // final prospectus sells 330,000 shares: "Common stock outstanding after this offering 3,226,723 shares", as of
+    // the closing it states (December 31, 2025), the newest count
     const imunon = (await get('/v1/dilution/score?cik=749647')).body;
-    expect(imunon.inputs.sharesOutstanding).toMatchObject({ value: 2896723, asOf: '2025-09-30', source: { accessionNumber: '0001493152-25-029712', method: 'offering_document' } });
-    expect(imunon.inputs.warrantsOutstanding).toMatchObject({ value: 965247, asOf: '2025-09-30', source: { accessionNumber: '0001493152-25-029712' } });
+    expect(imunon.inputs.sharesOutstanding).toMatchObject({ value: 3226723, asOf: '2025-12-31', source: { accessionNumber: '0001493152-25-029712', method: 'offering_document' } });
+    expect(imunon.inputs.sharesOutstanding.source.sourceSpan).toContain('3,226,723 shares');
     expect(imunon.inputs.warrantsOutstanding.source.sourceSpan).toContain('965,247 shares of common stock issuable upon the exercise of outstanding warrants');
     expect(imunon.ratings.overhang.band).not.toBe('unknown');
-    expect(imunon.ratings.overhang.reasons.join(' ')).toContain('965,247');
-    // Traws: 3,025,554 shares outstanding as of November 11, 2024; Acurx: 12,939,128 as of June 1, 2023
+    // Traws: 3,025,554 shares outstanding as of November 11, 2024, and 3,633,751 after its offering and the
+    // concurrent warrant placement, as of their closing (December 31, 2024); Acurx: 12,939,128 as of June 1, 2023
     const traws = (await get('/v1/dilution/score?cik=1130598')).body;
-    expect(traws.inputs.sharesOutstanding).toMatchObject({ value: 3025554, asOf: '2024-11-11', source: { accessionNumber: '0001104659-24-132924' } });
+    expect(traws.inputs.sharesOutstanding).toMatchObject({ value: 3633751, asOf: '2024-12-31', source: { accessionNumber: '0001104659-24-132924' } });
     const acurx = (await get('/v1/dilution/score?cik=1736243')).body;
     expect(acurx.inputs.sharesOutstanding).toMatchObject({ value: 12939128, asOf: '2023-06-01', source: { accessionNumber: '0001104659-23-076317' } });
     // no count of outstanding warrants is stated: the warrants the S-1 states were issued (pre-funded 731,482, series C and D 1,333,333 each)
@@ -304,6 +307,30 @@ describe.runIf(hasCorpus)('the dilution family over the corpus', { timeout: 120_
     // the share-float history holds them too, cited to the document
     const history = await all('/v1/dilution/share-float-history?cik=749647');
     expect(history.find((r) => r.kind === 'shares_outstanding' && r.date === '2025-09-30')).toMatchObject({ values: { shares: '2896723' }, verification: { method: 'offering_document', accessionNumber: '0001493152-25-029712' } });
+    expect(history.find((r) => r.kind === 'shares_outstanding' && r.date === '2025-12-31')).toMatchObject({ values: { shares: '3226723', basis: 'after_offering' }, verification: { method: 'offering_document' } });
+    expect(history.filter((r) => r.kind === 'shares_outstanding' && r.date === '2024-12-31' && r.accessionNumber === '0001104659-24-132924')).toHaveLength(0); // (Traws's is its own company's)
+  });
+
+  it('overhang counts the warrants issued after the date of the outstanding count: Imunon\'s 3,548,228', async () => {
+    // "965,247 shares … issuable upon the exercise of outstanding warrants" as of September 30, 2025; the final
+    // prospectus of December 31, 2025 then issues pre-funded warrants for 1,609,114 shares and warrants for 1,939,114
+    const raw = texts.get('filings/offerings/424B5_0001493152-25-029712_Imunon.txt')!;
+    for (const printed of ['965,247', '1,609,114', '1,939,114', '3,226,723']) expect(raw).toContain(printed);
+    const imunon = (await get('/v1/dilution/score?cik=749647')).body;
+    expect(imunon.inputs.warrantsOutstanding).toMatchObject({ value: 965247 + 1609114 + 1939114, asOf: '2025-12-31', source: { accessionNumber: '0001493152-25-029712' } });
+    expect(imunon.inputs.warrantsOutstanding.source.sourceSpan).toMatch(/the count as of 2025-09-30: .*965,247 .*issued after that date: .*1,609,114.*1,939,114/);
+    // 4,513,475 potential shares against 3,226,723 outstanding, both as of the closing
+    expect(imunon.ratings.overhang.reasons.join(' ')).toContain('4,513,475');
+    expect(imunon.ratings.overhang.reasons.join(' ')).toContain('3,226,723');
+    // Traws: 12,650 outstanding at September 30, 2024, then its concurrent placement's warrants for 7,230,301 shares
+    // (a total the document gives for the Series A and pre-funded warrants together), and its preferred stock as
+    // converted ("7,440 shares of Preferred Stock, included on an as converted basis to 2,976,000 of Common Stock")
+    const traws = (await get('/v1/dilution/score?cik=1130598')).body;
+    expect(traws.inputs.warrantsOutstanding).toMatchObject({ value: 12650 + 7230301, asOf: '2024-12-31' });
+    expect(traws.inputs.convertibleShares).toMatchObject({ value: 2976000, asOf: '2024-09-30', source: { accessionNumber: '0001104659-24-132924', method: 'offering_document' } });
+    expect(traws.inputs.convertibleShares.source.sourceSpan).toContain('2,976,000');
+    const convertibles = await all('/v1/dilution/convertibles?cik=1130598');
+    expect(convertibles).toEqual([expect.objectContaining({ date: '2024-09-30', values: expect.objectContaining({ instrument: 'preferred_stock', asConverted: '2976000', preferredShares: 7440 }) })]);
   });
 
   it('a shelf capacity from a float older than the 60 days I.B.6 measures, which the document itself exceeds, is not an input: it says which float', async () => {
@@ -325,9 +352,55 @@ describe.runIf(hasCorpus)('the dilution family over the corpus', { timeout: 120_
     // Traws's final 424B4 prices a sale: one closed; Acurx holds only a resale S-1: none established
     const traws = (await get('/v1/dilution/score?cik=1130598')).body;
     expect(traws.inputs.recentOfferingsLast12m).toMatchObject({ value: 1, possible: 0, source: { accessionNumber: '0001104659-24-132924' } });
+    for (const s of [traws, vincerx]) expect(s.ratings.float_growth.reasons.join(' ')).not.toMatch(/no share count history or offering count on file/);
+  });
+
+  it('a sale a preliminary document recounts is possible, never closed: Acurx\'s May 2023 registered direct', async () => {
+    // the resale S-1 (a registration statement not yet effective) recounts "On May 16, 2023, we … issued and sold in a
+    // registered direct offering an aggregate of 601,851 shares …": the sale's own prospectus is not held
     const acurx = (await get('/v1/dilution/score?cik=1736243')).body;
-    expect(acurx.inputs.recentOfferingsLast12m).toMatchObject({ value: 0, possible: 0 });
-    for (const s of [traws, acurx]) expect(s.ratings.float_growth.reasons.join(' ')).not.toMatch(/no share count history or offering count on file/);
+    expect(acurx.inputs.recentOfferingsLast12m).toMatchObject({ value: 0, possible: 1, source: { accessionNumber: '0001104659-23-076317' } });
+    expect(acurx.inputs.recentOfferingsLast12m.source.sourceSpan).toMatch(/recounted by a preliminary S-1: On May 16, 2023, .*registered direct offering/);
+    expect(acurx.ratings.float_growth.reasons.join(' ')).toMatch(/1 more offering possible in that window/);
+    const events = await all('/v1/dilution/events?cik=1736243');
+    const recounted = events.find((r) => r.kind === 'offering' && r.values.recountedBy === 'offering_document');
+    expect(recounted).toMatchObject({ kind: 'offering', date: '2023-05-16', accessionNumber: '0001104659-23-076317', values: { offeringType: 'registered_direct', sharesOffered: 601851, preFundedWarrantShares: 731482, status: 'possible' }, verification: { method: 'offering_document' } });
+    const flat = dilutionTermsOfFiling({ text: texts.get('filings/offerings/S-1_0001104659-23-076317_Acurx.txt')!, name: 'S-1' }).text.replace(/\s+/g, ' ');
+    expect(flat).toContain(recounted.verification.sourceSpan.replace(/\s+/g, ' '));
+    // a final prospectus pricing a sale is still closed, and alone (Traws)
+    const traws = (await get('/v1/dilution/score?cik=1130598')).body;
+    expect(traws.inputs.recentOfferingsLast12m).toMatchObject({ value: 1, possible: 0 });
+  });
+
+  it('registration effectiveness (EFFECT) and Form 25 delisting are corporate actions, confirmed by the document that recounts them', async () => {
+    const actions = await all('/v1/dilution/corporate-actions?cik=1796129');
+    const recent = JSON.parse(texts.get('submissions/CIK0001796129.json')!).filings.recent;
+    const expected = (recent.form as string[]).flatMap((form, i) => (['EFFECT', '25', '25-NSE'].includes(form) ? [recent.accessionNumber[i] as string] : []));
+    expect(expected.length).toBeGreaterThan(5);
+    const indexed = actions.filter((r) => r.verification.method === 'filing_index' && r.values.action);
+    expect(indexed.map((r) => r.accessionNumber).sort()).toEqual([...expected].sort());
+    // the S-3/A's registration 333-284478 declared effective on April 2, 2025: the POS AM says so
+    const effective = actions.find((r) => r.accessionNumber === '9999999995-25-000942');
+    expect(effective).toMatchObject({ form: 'EFFECT', date: '2025-04-02', fromIndexOnly: true, values: { action: 'registration_effective', fileNumber: '333-284478', statedIn: { accessionNumber: '0001193125-25-110092', form: 'POS AM' } } });
+    expect(effective.values.statedIn.sourceSpan).toContain('declared effective on April 2, 2025');
+    // "On April 28, 2025, the Registrant filed a Notification of Removal From Listing and/or Registration on Form 25 …"
+    const delisting = actions.find((r) => r.form === '25');
+    expect(delisting).toMatchObject({ date: '2025-04-28', values: { action: 'delisting_notice', filedBy: 'issuer', statedIn: { exchange: 'Nasdaq Stock Market LLC', securities: 'common stock' } } });
+    expect(delisting.values.statedIn.sourceSpan).toContain('on Form 25');
+    expect(actions.filter((r) => r.form === '25-NSE').every((r) => r.values.filedBy === 'exchange')).toBe(true);
+    // the S-3 recounts the earlier shelf's effectiveness (333-262239, January 28, 2022): the index's notice cites it
+    expect(actions.find((r) => r.accessionNumber === '9999999995-22-000275')).toMatchObject({ values: { fileNumber: '333-262239', effectiveForm: 'S-3', statedIn: { accessionNumber: '0001193125-25-012209' } } });
+    expectVerified(actions);
+  });
+
+  it('records built by the rules before these figures are rebuilt on the next read', async () => {
+    const { prisma } = t.service.services;
+    const cik = '0001796129';
+    await prisma.dilutionRecord.deleteMany({ where: { cik, kind: 'corporate_action' } });
+    await prisma.dilutionProfile.update({ where: { cik }, data: { version: 5 } });
+    t.service.services.cache.data.clear();
+    const actions = await all('/v1/dilution/corporate-actions?cik=1796129');
+    expect(actions.some((r) => r.values.action === 'registration_effective')).toBe(true);
   });
 
   it('a preliminary supplement is an offering with status preliminary, its blanks unknown', async () => {

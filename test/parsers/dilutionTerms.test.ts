@@ -13,8 +13,11 @@ function expectSpansReal(terms: DilutionTerms, text: string) {
   const walk = (v: unknown) => {
     if (Array.isArray(v)) v.forEach(walk);
     else if (v && typeof v === 'object') {
-      if ('sourceSpan' in v) spans.push((v as { sourceSpan: string }).sourceSpan);
-      else Object.values(v).forEach(walk);
+      // a figure the document does not state has no span (its reason says why); its conflicting statements have theirs
+      if ('sourceSpan' in v) {
+        if ((v as { sourceSpan: string | null }).sourceSpan !== null) spans.push((v as { sourceSpan: string }).sourceSpan);
+        if ('conflicting' in v) walk((v as { conflicting: unknown }).conflicting);
+      } else Object.values(v).forEach(walk);
     }
   };
   walk(terms);
@@ -225,5 +228,40 @@ describe('dilution terms failures', () => {
     const terms = dilutionTermsOf('', doc);
     expect(terms.failures).toEqual(['no readable prospectus text']);
     expect(terms.sharesOffered).toBeNull();
+  });
+});
+
+describe.runIf(hasCorpus)('capitalization and economics of every corpus offering document', () => {
+  const files = [
+    '424B4_0001104659-24-132924_Traws-Pharma.txt',
+    '424B5_0001214659-26-002941_Alzamend.txt',
+    '424B5_0001493152-25-029712_Imunon.txt',
+    '424B5_FFIC_Flushing-Financial_preliminary_2024-12-12.html',
+    'POSAM_0001193125-25-110092_Vincerx.txt',
+    'S-1_0001104659-23-076317_Acurx.txt',
+    'S-3A_0001193125-25-068723_Vincerx.txt',
+    'S-3_0001193125-25-012209_Vincerx.txt',
+  ];
+  it.each(files)('%s: a stated figure cites verbatim text and where it is printed; one not stated says why', async (file) => {
+    const { terms, text } = await read(file);
+    expect(terms.failures).toEqual([]);
+    const figures = { ...terms.capitalization!, ...terms.economics! } as Record<string, unknown>;
+    expect(Object.keys(figures).length).toBe(20);
+    for (const [name, f] of Object.entries(figures)) {
+      if (name === 'feeType') continue;
+      const figure = f as { value: unknown; reason: string | null; sourceSpan: string | null; section: string | null; method: string | null };
+      if (figure.value === null) expect(figure.reason, name).toMatch(/\w{3,}/);
+      else {
+        expect(figure.reason, name).toBeNull();
+        expect(figure.method, name).toEqual(expect.any(String));
+        // a document-stated value's text is in the document (the EFFECT notice is the resolver's, not the parser's)
+        expect(text, name).toContain(figure.sourceSpan);
+      }
+      if (figure.sourceSpan) expect(text, name).toContain(figure.sourceSpan);
+    }
+    // a count or amount is never 0 for "not stated": a 0 is a sentence that says none
+    for (const [name, f] of Object.entries(figures)) {
+      if (name !== 'feeType' && (f as { value: unknown }).value === 0) expect((f as { method: string }).method, name).toMatch(/none/);
+    }
   });
 });

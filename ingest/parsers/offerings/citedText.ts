@@ -167,3 +167,101 @@ export function sectionUnder(text: string, heading: RegExp): { text: string; sta
   }
   return start < 0 ? null : { text: text.slice(startOffset), start: startOffset };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Figures: what an offering document states of the company's capitalization and the deal's
+// economics. Each is either stated (the value, the text it was read from and where that text sits)
+// or not (value null and the reason: not stated, left blank in a preliminary document, not
+// applicable to this kind of offering). A figure is never 0 for "not stated".
+
+/** Where a span sits in the document: the heading it is printed under and the page it is on. */
+export interface SpanLocation {
+  /** the heading above the span as printed ("THE OFFERING", "CAPITALIZATION"), or "cover page" */
+  section: string | null;
+  /** the page number printed at the foot of the span's page ("S-3"); "cover" for the cover page */
+  page: string | null;
+}
+
+export interface Figure<T = number> extends SpanLocation {
+  value: T | null;
+  /** why value is null; null when the document states it */
+  reason: string | null;
+  /** the date the figure is stated as of (YYYY-MM-DD), where the text gives one */
+  asOf: string | null;
+  /** "approximately $6.3 million": a rounded estimate, as printed */
+  approximate: boolean;
+  /** the sentence or table row the value was read from (for a blank, the text that leaves it blank); verbatim */
+  sourceSpan: string | null;
+  confidence: Confidence | null;
+  method: string | null;
+  /** options and warrants: the weighted-average exercise price the same text gives */
+  weightedAverageExercisePrice?: number | null;
+  /** preferred stock as converted: the preferred shares outstanding */
+  preferredShares?: number | null;
+  /** an over-allotment option: the days it may be exercised in */
+  days?: number | null;
+  /** other statements of the same figure in the document that give a different value */
+  conflicting?: (SpanLocation & { value: T; sourceSpan: string })[];
+}
+
+const pageMarker = /^[ \t]*(S-(?:\d{1,3}|[ivx]{1,5})|\d{1,3}|[ivx]{1,5})[ \t]*$/;
+const headingLine = /^[A-Z][A-Z0-9 ,’'&()/.:;-]{3,90}$/;
+
+/**
+ * The heading above `offset` and the page it is printed on (the next page number printed alone on
+ * a line). Text before `coverEnd` is the cover page.
+ */
+export function locate(text: string, offset: number, coverEnd = -1): SpanLocation {
+  if (offset < 0) return { section: null, page: null };
+  if (offset <= coverEnd) return { section: 'cover page', page: 'cover' };
+  let section: string | null = null;
+  let at = text.lastIndexOf('\n', offset);
+  while (at > 0 && !section) {
+    const from = text.lastIndexOf('\n', at - 1);
+    const line = text.slice(from + 1, at).trim();
+    if (headingLine.test(line) && /[A-Z]{3}/.test(line) && !/\S {3,}\S/.test(line) && !/^TABLE OF CONTENTS$/.test(line) && !pageMarker.test(line)) section = line;
+    at = from;
+  }
+  let page: string | null = null;
+  const after = text.slice(offset, offset + 30_000).split('\n');
+  for (const line of after.slice(1)) {
+    const marker = line.match(pageMarker);
+    if (marker) {
+      page = marker[1]!;
+      break;
+    }
+  }
+  return { section, page };
+}
+
+/** A figure the document states, located in `text` by its span. */
+export function statedFigure<T>(text: string, cited: Cited<T>, coverEnd: number, extras: Partial<Figure<T>> = {}): Figure<T> {
+  return {
+    value: cited.value,
+    reason: null,
+    asOf: cited.asOf ?? null,
+    approximate: false,
+    sourceSpan: cited.sourceSpan,
+    ...locate(text, text.indexOf(cited.sourceSpan), coverEnd),
+    confidence: cited.confidence,
+    method: cited.method,
+    ...extras,
+  };
+}
+
+/** A figure the document does not state: why, and the text that leaves it blank when there is one. */
+export function missingFigure<T = number>(reason: string, blank?: { text: string; span: string; coverEnd: number; method: string }): Figure<T> {
+  return {
+    value: null,
+    reason,
+    asOf: null,
+    approximate: false,
+    sourceSpan: blank?.span ?? null,
+    ...(blank ? locate(blank.text, blank.text.indexOf(blank.span), blank.coverEnd) : { section: null, page: null }),
+    confidence: blank ? 'high' : null,
+    method: blank?.method ?? null,
+  };
+}
+
+/** The reason a preliminary document's blank gives. */
+export const blankReason = (what: string) => `${what} is left blank in this preliminary document: unknown until the offering is priced (the final prospectus states it)`;

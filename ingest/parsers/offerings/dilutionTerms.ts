@@ -27,10 +27,15 @@ import {
   type Unit,
 } from './citedText.ts';
 import { aggregateWarrantShares, warrantsIn, type WarrantTerms } from './warrants.ts';
+import { capitalizationOf, type Capitalization } from './capitalization.ts';
+import { economicsOf, recountedActionsIn, recountedOfferingsIn, type Economics, type RecountedAction, type RecountedOffering } from './economics.ts';
 import { reverseSplitsIn, type ReverseSplit } from '../eightK/dilution.ts';
 
 export type { Cited, Confidence, Field } from './citedText.ts';
 export type { WarrantKind, WarrantTermLength, WarrantTerms } from './warrants.ts';
+export type { Capitalization } from './capitalization.ts';
+export type { Economics, FeeType, RecountedAction, RecountedOffering } from './economics.ts';
+export type { Figure, SpanLocation } from './citedText.ts';
 
 export type DilutionOfferingType =
   | 'atm'
@@ -119,6 +124,18 @@ export interface DilutionTerms {
   dilutionPerShare: Field<number>;
   /** true when the document has a Dilution section heading */
   hasDilutionSection: boolean;
+  /**
+   * the capitalization the document states as of a date (shares before and after, and the options,
+   * warrants, RSUs, plan reserve and preferred its share count excludes); absent on a record read
+   * before these were read
+   */
+  capitalization?: Capitalization;
+  /** fees, proceeds, dates, over-allotment, I.B.6 sales, effectiveness; absent on a record read before these were read */
+  economics?: Economics;
+  /** sales of stock the document recounts as done, each with its date and sentence */
+  recountedOfferings?: Cited<RecountedOffering>[];
+  /** corporate actions the document recounts: a registration declared effective, a Form 25 filed to delist */
+  recountedActions?: Cited<RecountedAction>[];
   /** why parts of the document could not be read; empty on a clean parse */
   failures: string[];
 }
@@ -147,6 +164,8 @@ const emptyTerms = (doc: Pick<OfferingDocument, 'accessionNumber' | 'formType'> 
   ntbvPerShareAfter: null,
   dilutionPerShare: null,
   hasDilutionSection: false,
+  recountedOfferings: [],
+  recountedActions: [],
   failures: [],
 });
 
@@ -384,12 +403,22 @@ function ntbvOf(text: string, terms: DilutionTerms) {
     );
 }
 
-function outstandingOf(units: Unit[], lines: string[], terms: DilutionTerms) {
-  terms.sharesOutstandingBefore = find(
-    units,
-    new RegExp(String.raw`\bbased on ${shareCount} shares (?:of (?:our )?common stock )?(?:issued and )?outstanding as of (${writtenDate})`, 'i'),
-    (m, u) => cite(count(m[1]!), u.text, m, 'high', 'outstanding_based_on', toIsoDate(m[2]!)),
-  );
+function outstandingOf(units: Unit[], lines: string[], terms: DilutionTerms, documentDate: string | null) {
+  // the count the offering's figures are based on first; else the count the document states of itself
+  // ("As of December 31, 2024, there were 44,791,609 shares of common stock and no shares of preferred
+  // stock outstanding", "As of the date of this prospectus supplement, there were 3,804,741 shares …")
+  terms.sharesOutstandingBefore =
+    find(
+      units,
+      new RegExp(String.raw`\bbased on ${shareCount} shares (?:of (?:our )?common stock )?(?:issued and )?outstanding as of (${writtenDate})`, 'i'),
+      (m, u) => cite(count(m[1]!), u.text, m, 'high', 'outstanding_based_on', toIsoDate(m[2]!)),
+    ) ??
+    find(units, new RegExp(String.raw`\b(?:there (?:were|are)|we had) ${shareCount} shares of (?:our )?common stock(?: and [^.]{0,60}?)? (?:issued and )?outstanding\b`, 'i'), (m, u) => {
+      const dated = u.text.match(new RegExp(String.raw`\bas of (${writtenDate})`, 'i'));
+      const asOf = dated ? toIsoDate(dated[1]!) : /\bas of the date of this prospectus(?: supplement)?\b/i.test(u.text) ? documentDate : null;
+      // a count without the date it describes cannot be placed against anything
+      return asOf ? cite(count(m[1]!), u.text, m, 'high', 'outstanding_stated', asOf) : null;
+    });
   // "Common stock outstanding after this offering     3,226,723 shares, ..." (a row) or the label with its value on the next line
   const label = /^(?:Shares of )?common stock (?:to be )?outstanding (?:immediately )?after (?:this|the) offering\b/i;
   for (let i = 0; i < lines.length && !terms.sharesOutstandingAfter; i++) {
@@ -413,7 +442,7 @@ function outstandingOf(units: Unit[], lines: string[], terms: DilutionTerms) {
  */
 function outstandingWarrantsOf(own: string, units: Unit[], terms: DilutionTerms) {
   const pattern = new RegExp(
-    String.raw`${shareCount} shares of (?:our )?common stock (?:issuable|reserved for issuance) (?:upon|on) (?:the )?exercise of (?:our )?outstanding (?:common stock )?warrants\b(?:[^.;]{0,80}?weighted[- ]average exercise price of (?:approximately )?\$\s*(\d+(?:\.\d+)?))?`,
+    String.raw`${shareCount} shares of (?:our )?common stock (?:issuable|reserved for issuance) (?:upon|on) (?:the )?exercise of (?:our )?(?:outstanding (?:or issuable )?(?:common stock )?warrants|(?:common stock )?warrants outstanding)\b(?:[^.;]{0,80}?weighted[- ]average exercise price of (?:approximately )?\$\s*(\d+(?:\.\d+)?))?`,
     'i',
   );
   terms.warrantsOutstanding = find(units, pattern, (m, u) => {
@@ -506,9 +535,24 @@ export function dilutionTermsOf(text: string, doc: OfferingDocument): DilutionTe
   step('reverse splits', () => {
     terms.reverseSplits = reverseSplitsIn(own);
   });
-  step('shares outstanding', () => outstandingOf(ownUnits, own.split('\n'), terms));
+  step('shares outstanding', () => outstandingOf(ownUnits, own.split('\n'), terms, doc.documentDate ?? null));
   step('outstanding warrants', () => outstandingWarrantsOf(own, ownUnits, terms));
   step('dilution section', () => ntbvOf(own, terms));
+  const scope = { text, own, units: ownUnits, coverEnd: coverEnd >= 0 ? coverEnd : -1, doc };
+  step('economics', () => {
+    terms.economics = economicsOf(scope, { grossProceeds: terms.grossProceeds?.value ?? doc.grossProceeds, soldPrior12Months: terms.babyShelf.soldPrior12Months });
+  });
+  step('capitalization', () => {
+    const capitalization = capitalizationOf(scope, { before: terms.sharesOutstandingBefore, after: terms.sharesOutstandingAfter, warrants: terms.warrantsOutstanding ?? null });
+    // the count after the offering is as of its closing (the expected delivery date), else the prospectus's date
+    const after = capitalization.sharesOutstandingAfter;
+    if (after.value !== null) after.asOf = terms.economics?.closingDate.value ?? terms.economics?.offeringDate.value ?? null;
+    terms.capitalization = capitalization;
+  });
+  step('recounted sales and actions', () => {
+    terms.recountedOfferings = recountedOfferingsIn(ownUnits);
+    terms.recountedActions = recountedActionsIn(ownUnits);
+  });
   return terms;
 }
 
