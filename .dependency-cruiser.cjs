@@ -37,6 +37,29 @@ module.exports = {
     ...upward,
     ...doors,
     { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+    // The dashboard (dashboard/) is browser code, a floor of its own beside the others: it speaks
+    // to the service over HTTP only (GraphQL and the sign-in routes), and nothing imports it.
+    {
+      name: 'dashboard-imports-the-service',
+      comment: 'dashboard/ may import only itself and packages',
+      severity: 'error',
+      from: { path: '^dashboard/' },
+      to: { path: '^(core|prisma|subscriptions|ingest|derived|resolvers|schema|catalogue|rest|graphql|workers|server|scripts|test)/' },
+    },
+    {
+      name: 'dashboard-imports-node',
+      comment: 'dashboard/ runs in the browser: no Node built-ins',
+      severity: 'error',
+      from: { path: '^dashboard/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'service-imports-the-dashboard',
+      comment: 'the service serves the dashboard\'s build, never its source',
+      severity: 'error',
+      from: { path: '^(?!dashboard/)' },
+      to: { path: '^dashboard/' },
+    },
     {
       name: 'source-imports-tests-or-scripts',
       severity: 'error',

@@ -3,6 +3,7 @@
 //   1. Prisma client and Pothos types      (prisma/schema.prisma  -> prisma/generated/)
 //   2. the printed GraphQL schema          (schema/*.ts           -> schema/schema.graphql)
 //   3. typed persisted operations          (catalogue/operations/*.graphql -> catalogue/operations/generated.ts)
+//      and the dashboard's typed documents (graphql() in dashboard/src/**/*.tsx -> dashboard/src/gql/)
 //   4. the OpenAPI snapshot                (route table           -> rest/sec-api.v1.json)
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

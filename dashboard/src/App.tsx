@@ -1,19 +1,19 @@
 // Pages and their addresses: every page, and every filter on it, is a URL under /dashboard that
 // can be shared. Signed-in pages share the header; without a session they send you to "Sign in"
 // and back to where you were after.
-import { createContext, useContext, useEffect, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { useQuery } from 'urql';
 import { BareHeader, Header } from './components/Header.tsx';
 import { Loading, ProblemNotice, useTitle } from './components/States.tsx';
 import { graphql } from './gql';
-import type { Role } from './gql/graphql.ts';
 import { ApiKeysPage } from './pages/ApiKeys.tsx';
 import { CreateKeyPage } from './pages/CreateKey.tsx';
 import { OverviewPage } from './pages/Overview.tsx';
 import { RotateKeyPage } from './pages/RotateKey.tsx';
 import { SignInPage } from './pages/SignIn.tsx';
 import { describeProblem } from './problems.ts';
+import { ViewerContext } from './viewer.tsx';
 
 const ShellQuery = graphql(`
   query Shell {
@@ -24,15 +24,6 @@ const ShellQuery = graphql(`
     }
   }
 `);
-
-export interface Viewer {
-  role: Role | null;
-}
-
-const ViewerContext = createContext<Viewer>({ role: null });
-
-/** The signed-in person's role in the current organization. */
-export const useViewer = () => useContext(ViewerContext);
 
 function SignedInLayout() {
   const [shell, refetch] = useQuery({ query: ShellQuery });

@@ -15,7 +15,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Builds dist/dashboard unless it is current, as `npm start` does (scripts/build-dashboard.mjs). */
 export async function ensureDashboardBuilt(): Promise<void> {
-  await promisify(execFile)(process.execPath, ['scripts/build-dashboard.mjs'], { cwd: root });
+  await promisify(execFile)(process.execPath, ['scripts/build-dashboard.mjs'], { cwd: root, env: { ...process.env, NODE_ENV: 'production' } });
 }
 
 const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];

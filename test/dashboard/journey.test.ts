@@ -62,7 +62,8 @@ async function sessionCookie(page: Page): Promise<string> {
 /** Rows of the keys table by the name in their first cell. */
 const keyRowNames = (page: Page) => page.$$eval('table.keys tbody tr th[scope="row"]', (cells) => cells.map((c) => c.textContent?.trim() ?? ''));
 
-describe('the dashboard in a browser', () => {
+// a browser on a busy 2-core machine: more room than an API call needs
+describe('the dashboard in a browser', { timeout: 60_000 }, () => {
   let page: Page;
   const email = `journey.${Date.now()}@example.com`;
   let cookie: string;
@@ -107,6 +108,8 @@ describe('the dashboard in a browser', () => {
   });
 
   it('shows the Overview: plan, billing, credit, quota gauges, request charts and the latest errors', async () => {
+    // a request the service refuses, to be listed among the latest errors
+    expect((await call(t, 'GET', '/v1/entities?limit=500', { headers: { cookie } })).status).toBe(400);
     await (await byName(page, 'Overview', 'link')).click();
     await waitForHeading(page, 'Overview');
     await byName(page, 'Quota windows', 'heading');
@@ -120,6 +123,8 @@ describe('the dashboard in a browser', () => {
     expect(gauges).toContainEqual(expect.stringMatching(/^graphql, per minute: [\d,]+ of 3,000 used/));
     // this person's requests so far (sign-in, GraphQL) are drawn
     await page.waitForSelector('.chart-plot canvas');
+    const errors = await byName(page, 'Latest errors', 'region');
+    expect(await errors.evaluate((region) => region.textContent)).toMatch(/400.*invalid_query_parameter.*GET \/v1\/entities/);
     await checkPage(page, '03-overview');
   });
 
@@ -212,22 +217,29 @@ describe('the dashboard in a browser', () => {
     expect((await call(t, 'GET', '/v1/me', { key: secret })).status).toBe(401);
 
     await (await byName(page, 'Show revoked keys (2)', 'checkbox')).click();
-    expect(new URL(page.url()).searchParams.get('revoked')).toBe('show');
+    await page.waitForFunction(() => new URL(location.href).searchParams.get('revoked') === 'show');
     await page.waitForFunction((name) => [...document.querySelectorAll('table.keys tr.revoked th')].some((c) => c.textContent === name), {}, keyName);
     expect(await keyRowNames(page)).toContain(keyName);
     await checkPage(page, '11-api-keys-revoked');
   });
 
-  it('is usable at 375 px wide and by keyboard alone', async () => {
+  it('is usable at 375 px wide and by keyboard alone; each page is at most two GraphQL requests', async () => {
     const narrow = await newPage(page.browserContext(), 375);
+    let graphqlRequests = 0;
+    narrow.on('request', (request) => {
+      if (request.url().endsWith('/graphql') && request.method() === 'POST') graphqlRequests++;
+    });
     for (const [route, heading, name] of [
       ['', 'Overview', '12-overview-375'],
       ['/keys?revoked=show', 'API keys', '13-api-keys-375'],
       ['/keys/new', 'Create key', '14-create-key-375'],
     ] as const) {
+      graphqlRequests = 0;
       await narrow.goto(dashboard(route));
       await waitForHeading(narrow, heading);
       await narrow.waitForNetworkIdle({ idleTime: 200 });
+      expect(graphqlRequests, route).toBeGreaterThan(0);
+      expect(graphqlRequests, route).toBeLessThanOrEqual(2);
       expect(await narrow.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
       await checkPage(narrow, name);
     }
@@ -292,6 +304,59 @@ describe('the dashboard in a browser', () => {
     await checkPage(pastDue, '16-payment-needed');
   });
 
+  it('shows a 429 with when to try again', async () => {
+    const { prisma, cache } = t.service.services;
+    const { orgId } = await orgWithKey(t, 'Busy org', 'personal');
+    const person = `busy.${Date.now()}@example.com`;
+    await addMember(prisma, orgId, person, 'owner');
+    const busy = await newPage();
+    await busy.browserContext().setCookie({ name: 'ids_session', value: await sessionToken(t, orgId, person), domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
+    // what the Overview's two operations cost, from the service's own header
+    const costs = new Map<string, number>();
+    busy.on('response', (response) => {
+      if (!response.url().endsWith('/graphql')) return;
+      const operation = JSON.parse(response.request().postData() ?? '{}').operationName as string;
+      costs.set(operation, Number(response.headers()['service-token-count']));
+    });
+    await busy.goto(dashboard());
+    await waitForHeading(busy, 'Overview');
+    await busy.waitForSelector('.quota-grid');
+    const [shell, overview] = [costs.get('Shell'), costs.get('OverviewPage')];
+    expect(shell).toBeGreaterThan(0);
+    expect(overview).toBeGreaterThan(0);
+    // a minute window that holds either operation, never both: loading the page again fills it
+    await prisma.orgQuota.create({ data: { orgId, meterClass: 'graphql', period: 'minute', limit: shell! + overview! - 1 } });
+    cache.forgetOrg(orgId);
+    await busy.reload();
+    await busy.waitForSelector('[role="alert"]');
+    const alert = await busy.$eval('[role="alert"]', (el) => el.textContent ?? '');
+    expect(alert).toContain('Too many requests (429)');
+    expect(alert).toContain('The minute window of graphql requests');
+    expect(alert).toMatch(/Try again in \d+ seconds?\./);
+    await byName(busy, 'Try again', 'button');
+    await checkPage(busy, '17-rate-limited');
+  });
+
+  it('switches organization from the header; every page then shows the other one, with the role held there', async () => {
+    const second = await orgWithKey(t, 'Second org');
+    await addMember(t.service.services.prisma, second.orgId, email, 'viewer');
+    const own = (await call(t, 'GET', '/v1/me', { headers: { cookie } })).body.organization.id as string;
+    await page.goto(dashboard());
+    await waitForHeading(page, 'Overview');
+    const switcher = await byName(page, 'Organization', 'combobox');
+    expect(await switcher.$$eval('option', (options) => options.map((o) => o.textContent))).toContain('Second org (Viewer)');
+    await switcher.select(second.orgId);
+    await page.waitForFunction(() => document.querySelector('main')?.textContent?.includes('Second org'));
+    expect((await call(t, 'GET', '/v1/me', { headers: { cookie } })).body).toMatchObject({ organization: { id: second.orgId }, role: 'viewer' });
+    await (await byName(page, 'API keys', 'link')).click();
+    await waitForHeading(page, 'API keys');
+    await page.waitForFunction(() => document.body.textContent?.includes('Your role (Viewer) can see keys'));
+    await page.waitForFunction(() => document.querySelector('table.keys th[scope="row"]')?.textContent === 'test key');
+    await checkPage(page, '18-switched-organization');
+    await (await byName(page, 'Organization', 'combobox')).select(own);
+    await page.waitForFunction(() => !document.body.textContent?.includes('Your role (Viewer)'));
+  });
+
   it('signs in by itself from the one-time link, which then leaves the address bar', async () => {
     const link = await createSignInLink(t.service.services.prisma, base, email);
     const fresh = await newPage();
@@ -305,7 +370,7 @@ describe('the dashboard in a browser', () => {
     await again.waitForSelector('[role="alert"]');
     expect(await again.$eval('[role="alert"]', (el) => el.textContent)).toMatch(/not valid: it was used/);
     expect(new URL(again.url()).searchParams.has('token')).toBe(false);
-    await checkPage(again, '17-sign-in-link-used');
+    await checkPage(again, '19-sign-in-link-used');
   });
 
   it('signs out: the session is gone, here and for the service', async () => {

@@ -38,13 +38,13 @@ export function ApiKeyRow(props: { apiKey: FragmentType<typeof ApiKeyRowFragment
     <>
       <tr className={key.revokedAt ? 'revoked' : undefined}>
         <th scope="row">{key.name}</th>
-        <td>
+        <td data-label="Prefix">
           <code>{key.hint}</code>
         </td>
-        <td>{key.scopes.map((s) => scopeNames[s] ?? s).join(', ')}</td>
-        <td>{formatDateTime(key.createdAt)}</td>
-        <td>{formatDateTime(key.lastUsedAt)}</td>
-        <td>
+        <td data-label="Scopes">{key.scopes.map((s) => scopeNames[s] ?? s).join(', ')}</td>
+        <td data-label="Created">{formatDateTime(key.createdAt)}</td>
+        <td data-label="Last used">{formatDateTime(key.lastUsedAt)}</td>
+        <td data-label="Actions">
           {key.revokedAt ? (
             <span className="muted">Revoked {formatDateTime(key.revokedAt)}</span>
           ) : (

@@ -1,7 +1,7 @@
 // The organization's latest failed requests: when, what, and the code the service answered.
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { formatDateTime } from '../format.ts';
-import { Empty } from './States.tsx';
+import { Empty, ScrollingTable } from './States.tsx';
 
 export const RecentErrorFragment = graphql(`
   fragment RecentError on RequestRecord {
@@ -20,7 +20,7 @@ export function RecentErrors(props: { requests: ReadonlyArray<FragmentType<typeo
   const requests = useFragment(RecentErrorFragment, props.requests);
   if (requests.length === 0) return <Empty>No failed requests recorded for this organization.</Empty>;
   return (
-    <div className="table-scroll">
+    <ScrollingTable label="Table of latest errors">
       <table>
         <thead>
           <tr>
@@ -47,6 +47,6 @@ export function RecentErrors(props: { requests: ReadonlyArray<FragmentType<typeo
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollingTable>
   );
 }

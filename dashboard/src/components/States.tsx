@@ -46,6 +46,18 @@ export function ProblemNotice({ error, retry, context }: { error: unknown; retry
   );
 }
 
+/**
+ * A table that may be wider than the screen: it scrolls sideways on its own, and can be focused
+ * and scrolled with the keyboard.
+ */
+export function ScrollingTable({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="table-scroll" tabIndex={0} role="region" aria-label={label}>
+      {children}
+    </div>
+  );
+}
+
 /** The page's name in the browser's title bar and history. */
 export function useTitle(title: string) {
   useEffect(() => {

@@ -5,7 +5,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { formatNumber } from '../format.ts';
-import { Empty } from './States.tsx';
+import { Empty, ScrollingTable } from './States.tsx';
 
 export const UsageChartFragment = graphql(`
   fragment UsageChart on RequestUsage {
@@ -76,7 +76,7 @@ export function UsageChart(props: { usage: FragmentType<typeof UsageChartFragmen
           <div className="chart-plot" ref={holder} aria-hidden="true" />
           <details>
             <summary>Show as a table</summary>
-            <div className="table-scroll">
+            <ScrollingTable label={`Table of requests, ${props.title.toLowerCase()}`}>
               <table>
                 <caption className="visually-hidden">
                   Requests per meter class, {rangeName}
@@ -105,7 +105,7 @@ export function UsageChart(props: { usage: FragmentType<typeof UsageChartFragmen
                   ))}
                 </tbody>
               </table>
-            </div>
+            </ScrollingTable>
           </details>
         </>
       )}

@@ -4,9 +4,9 @@
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery, useSubscription } from 'urql';
-import { useViewer } from '../App.tsx';
+import { useViewer } from '../viewer.tsx';
 import { ApiKeyRow } from '../components/ApiKeyRow.tsx';
-import { Empty, Loading, ProblemNotice, useTitle } from '../components/States.tsx';
+import { Empty, Loading, ProblemNotice, ScrollingTable, useTitle } from '../components/States.tsx';
 import { graphql } from '../gql';
 import { canManageKeys, RoleNote } from '../roles.tsx';
 
@@ -99,7 +99,7 @@ export function ApiKeysPage() {
         </Empty>
       ) : null}
       {shown.length > 0 ? (
-        <div className="table-scroll">
+        <ScrollingTable label="Table of API keys">
           <table className="keys">
             <thead>
               <tr>
@@ -117,7 +117,7 @@ export function ApiKeysPage() {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollingTable>
       ) : null}
       {result.data?.apiKeys.pageInfo.hasNextPage || after ? (
         <nav className="pager" aria-label="Pages of keys">

@@ -2,7 +2,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { useMutation } from 'urql';
-import { useViewer } from '../App.tsx';
+import { useViewer } from '../viewer.tsx';
 import { SecretOnce } from '../components/SecretOnce.tsx';
 import { ProblemNotice, useTitle } from '../components/States.tsx';
 import { graphql } from '../gql';
@@ -35,6 +35,7 @@ export function CreateKeyPage() {
   const [created, create] = useMutation(CreateApiKey);
   const nameId = useId();
   const nameErrorId = useId();
+  const scopeId = useId();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -86,14 +87,25 @@ export function CreateKeyPage() {
           <fieldset>
             <legend>Scopes</legend>
             {scopeChoices.map((choice) => (
-              <label className="choice" key={choice.value}>
-                <input type="radio" name="scope" value={choice.value} checked={scope === choice.value} onChange={() => setScope(choice.value)} />
-                <span>
-                  <strong>{choice.label}</strong> <code>{choice.value}</code>
-                  <br />
-                  <span className="muted">{choice.description}</span>
-                </span>
-              </label>
+              <div className="choice" key={choice.value}>
+                <input
+                  type="radio"
+                  id={`${scopeId}-${choice.value}`}
+                  name="scope"
+                  value={choice.value}
+                  checked={scope === choice.value}
+                  onChange={() => setScope(choice.value)}
+                  aria-describedby={`${scopeId}-${choice.value}-about`}
+                />
+                <div>
+                  <label htmlFor={`${scopeId}-${choice.value}`}>
+                    <strong>{choice.label}</strong>
+                  </label>
+                  <p className="muted choice-about" id={`${scopeId}-${choice.value}-about`}>
+                    <code>{choice.value}</code>: {choice.description}
+                  </p>
+                </div>
+              </div>
             ))}
           </fieldset>
           {created.error ? <ProblemNotice error={created.error} context="Creating the key" /> : null}

@@ -4,7 +4,7 @@
 import { useEffect } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
-import { useViewer } from '../App.tsx';
+import { useViewer } from '../viewer.tsx';
 import { RevokeApiKey, scopeNames } from '../components/ApiKeyRow.tsx';
 import { SecretOnce } from '../components/SecretOnce.tsx';
 import { Loading, ProblemNotice, useTitle } from '../components/States.tsx';
