@@ -1,25 +1,30 @@
-// Paying for a metered request before it runs, without a database round trip on the hot path.
+// Paying for a metered request before it runs: admitted in memory against credit reserved in the
+// database, and written into the ledger before it runs, one statement per batch of requests.
 //
 // Each instance reserves credit (or starter-grant calls) for an organization in the database, in
 // a transaction that holds the organization's account row, and then admits requests against that
 // reservation in memory. A reservation is counted against the balance and the budget controls by
 // every instance, so the balance never goes below zero and no cap is crossed, however many
-// instances admit at once. What was admitted is settled into the ledger every IDS_BILLING_SETTLE_MS
-// (one debit entry, and a RequestCharge row per request in the same transaction), and whenever an
-// instance needs more. Reservations are sized to a quarter of what is left, so a small balance is
-// shared out in small pieces. An instance that dies loses what it admitted but had not settled
-// (those calls are not charged) and its reservation expires once it stops heartbeating.
+// instances admit at once. Reservations are sized to a quarter of what is left, so a small balance
+// is shared out in small pieces.
+//
+// A request paid with credit runs only once its charge is in the ledger (one debit entry, and a
+// RequestCharge row per request, in one statement): the charges admitted while one settlement is
+// being written go together in the next (group commit). So an instance killed with kill -9 has
+// charged every request it answered, once; its reservation expires once it stops heartbeating.
+// Starter grant calls are counted in batches, every IDS_BILLING_SETTLE_MS and whenever an instance
+// needs more; an instance that dies does not count the grant calls it had not settled.
 import { hostname } from 'node:os';
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import { ApiError, unexpectedError } from '../../core/errors.ts';
-import { randomBase62 } from '../../core/ids.ts';
+import { ApiError, databaseUnreachable, toApiError, unexpectedError } from '../../core/errors.ts';
+import { newId, randomBase62 } from '../../core/ids.ts';
 import type { BusEvent, EventBus } from '../../subscriptions/bus.ts';
 import type { PrismaClient } from '../../prisma/db.ts';
 import type { Config } from '../../core/config.ts';
 import type { Logger } from '../../core/logger.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import { creditRoom, gateError, grantRoom, grantUsedUp, stateGate, subscriptionPlans } from './gates.ts';
-import { appendEntry, lockAccount, millicentsPerCent, type AccountRow } from './ledger.ts';
+import { appendEntry, currentPeriod, lockAccount, millicentsPerCent, type AccountRow } from './ledger.ts';
 
 export interface AdmittedCharge {
   /** the list price of the request in millicents, whatever pays for it */
@@ -49,6 +54,8 @@ interface Lease {
   queue: Promise<unknown>;
   /** the reservation in flight that admitting requests wait for (one at a time, shared) */
   refill: Promise<void> | null;
+  /** the settlement, not begun yet, that will write the credit charges admitted since the last one began */
+  commit: Promise<void> | null;
   /** the size of the last credit reservation: a new one starts early when a quarter of it is left */
   lastGrantMillicents: bigint;
   lastUsed: number;
@@ -66,6 +73,13 @@ const maxCallsPerReservation = 4096n;
 export interface AdmissionHooks {
   /** a settlement left a balance below the organization's auto-top-up threshold */
   lowBalance?(orgId: string): void;
+}
+
+/** A debit entry's description: how many calls of each meter class it pays for. */
+function usageDescription(charges: PendingCharge[]): string {
+  const byClass = new Map<string, number>();
+  for (const c of charges) byClass.set(c.meterClass, (byClass.get(c.meterClass) ?? 0) + 1);
+  return `Usage: ${charges.length} calls (${[...byClass].map(([meter, calls]) => `${meter} ${calls}`).join(', ')})`;
 }
 
 export class Admission {
@@ -133,6 +147,8 @@ export class Admission {
         lease.pending.push({ requestId, meterClass, units, millicents: priceMillicents, at: new Date() });
         // Reserve the next piece before this one runs out, so that requests do not wait for it.
         if (!lease.refill && lease.unspentMillicents * 2n < lease.lastGrantMillicents) this.refill(org.id, lease, priceMillicents).catch(() => {});
+        // Held only in memory, the charge would die with this process while the answer lives on.
+        await this.commit(org.id, lease);
         return { priceMillicents, paidWith: 'credits' };
       }
       await this.refill(org.id, lease, priceMillicents);
@@ -147,6 +163,87 @@ export class Admission {
     if (lease) await this.serially(orgId, lease, () => this.reserve(orgId, lease, 0n));
   }
 
+  /**
+   * Writes the credit charges admitted so far into the ledger: the write not begun yet, which
+   * charges admitted meanwhile join, or a new one queued after the one being written. When it
+   * fails, its charges are given back to the reservation: their requests are refused, not charged.
+   */
+  private commit(orgId: string, lease: Lease): Promise<void> {
+    lease.commit ??= this.serially(orgId, lease, async () => {
+      lease.commit = null;
+      // a reservation that ran first may have settled them already
+      const charges = lease.pending.splice(0);
+      if (!charges.length) return;
+      const total = charges.reduce((sum, c) => sum + c.millicents, 0n);
+      let account: AccountRow;
+      try {
+        account = await this.writeCharges(orgId, charges, total);
+      } catch (error) {
+        lease.unspentMillicents += total;
+        this.services.logger.error({ err: error, orgId }, 'billing settlement failed');
+        // a database that is away is a 503 with Retry-After, as at every other step
+        throw (databaseUnreachable(error) && toApiError(error)) || unexpectedError();
+      }
+      lease.reservedMillicents -= total;
+      if (account.softCapCents !== null && account.periodSpendMillicents >= BigInt(account.softCapCents) * millicentsPerCent && account.softCapNotifiedPeriod !== account.period) {
+        await this.notifySoftCap(orgId).catch((error) => this.services.logger.error({ err: error, orgId }, 'soft cap notice failed'));
+      }
+      this.checkLowBalance(orgId, account);
+    });
+    return lease.commit;
+  }
+
+  /**
+   * The settlement a request waits for, as one statement: the debit entry, the charges, the
+   * month's spend and this instance's reservation (which no longer holds what is now spent). The
+   * account's row, which every settlement of the organization queues on, is held only while the
+   * statement runs; the row's own update orders the entries, so each balanceAfter is the running sum.
+   */
+  private async writeCharges(orgId: string, charges: PendingCharge[], total: bigint): Promise<AccountRow> {
+    const now = new Date().toISOString();
+    const rows = JSON.stringify(charges.map((c) => ({ r: c.requestId, m: c.meterClass, u: c.units, c: c.millicents.toString(), a: c.at.toISOString() })));
+    const entryId = newId('ctx');
+    const period = currentPeriod();
+    const [account] = await this.services.prisma.$queryRaw<AccountRow[]>`
+      WITH account AS (
+        UPDATE "BillingAccount"
+        SET "balanceMillicents" = "balanceMillicents" - ${total.toString()}::bigint,
+            "periodSpendMillicents" = CASE WHEN "period" = ${period} THEN "periodSpendMillicents" ELSE 0 END + ${total.toString()}::bigint,
+            "period" = ${period},
+            "updatedAt" = ${now}::timestamptz AT TIME ZONE 'UTC'
+        WHERE "orgId" = ${orgId}
+        RETURNING *
+      ), entry AS (
+        INSERT INTO "LedgerEntry" ("id", "orgId", "type", "amountMillicents", "balanceAfterMillicents", "description", "createdAt")
+        SELECT ${entryId}, ${orgId}, 'debit', -${total.toString()}::bigint, account."balanceMillicents", ${usageDescription(charges)}, ${now}::timestamptz AT TIME ZONE 'UTC'
+        FROM account
+      ), charged AS (
+        INSERT INTO "RequestCharge" ("requestId", "orgId", "meterClass", "units", "millicents", "ledgerEntryId", "createdAt")
+        SELECT t.r, ${orgId}, t.m, t.u, t.c::bigint, ${entryId}, t.a AT TIME ZONE 'UTC'
+        FROM account, json_to_recordset(${rows}::json) AS t(r text, m text, u int, c text, a timestamptz)
+        ON CONFLICT ("requestId") DO NOTHING
+      ), held AS (
+        UPDATE "CreditReservation" SET "millicents" = "millicents" - ${total.toString()}::bigint
+        WHERE "orgId" = ${orgId} AND "instanceId" = ${this.instanceId}
+      )
+      SELECT * FROM account`;
+    // the account is made with the first reservation, so it is there
+    if (!account) throw new Error(`no billing account for ${orgId}`);
+    return account;
+  }
+
+  /** billing.soft_cap_reached, once per period: decided again under the account's row, since settlements race to it. */
+  private async notifySoftCap(orgId: string): Promise<void> {
+    const events = await this.services.prisma.$transaction(async (tx) => {
+      const account = await lockAccount(tx, orgId);
+      const spend = account.periodSpendMillicents;
+      if (account.softCapCents === null || spend < BigInt(account.softCapCents) * millicentsPerCent || account.softCapNotifiedPeriod === account.period) return [];
+      await tx.billingAccount.update({ where: { orgId }, data: { softCapNotifiedPeriod: account.period } });
+      return [await recordEvent(tx, 'billing.soft_cap_reached', orgId, { period: account.period, softCapCents: account.softCapCents, periodSpendMillicents: Number(spend) })];
+    });
+    await publishAll(this.services.bus, events);
+  }
+
   /** The reservation in flight, or a new one: concurrent requests short of credit share one. */
   private refill(orgId: string, lease: Lease, need: bigint): Promise<void> {
     lease.refill ??= this.serially(orgId, lease, () => this.reserve(orgId, lease, need)).finally(() => {
@@ -158,7 +255,7 @@ export class Admission {
   private lease(orgId: string): Lease {
     let lease = this.leases.get(orgId);
     if (!lease) {
-      lease = { reservedMillicents: 0n, unspentMillicents: 0n, reservedGrantCalls: 0, unspentGrantCalls: 0, pending: [], pendingGrantCalls: 0, queue: Promise.resolve(), refill: null, lastGrantMillicents: 0n, lastUsed: Date.now() };
+      lease = { reservedMillicents: 0n, unspentMillicents: 0n, reservedGrantCalls: 0, unspentGrantCalls: 0, pending: [], pendingGrantCalls: 0, queue: Promise.resolve(), refill: null, commit: null, lastGrantMillicents: 0n, lastUsed: Date.now() };
       this.leases.set(orgId, lease);
     }
     return lease;
@@ -229,7 +326,8 @@ export class Admission {
       lease.pendingGrantCalls += settledGrantCalls;
       if (error instanceof ApiError) throw error;
       this.services.logger.error({ err: error, orgId }, 'billing reservation failed');
-      throw unexpectedError();
+      // a database that is away is a 503 with Retry-After, as at every other step
+      throw (databaseUnreachable(error) && toApiError(error)) || unexpectedError();
     }
     lease.reservedMillicents += outcome.granted.millicents - settledMillicents;
     lease.unspentMillicents += outcome.granted.millicents;
@@ -238,19 +336,20 @@ export class Admission {
     lease.unspentGrantCalls += outcome.granted.grantCalls;
     lease.mode = outcome.mode;
     await publishAll(this.services.bus, outcome.events);
-    const { account } = outcome;
+    this.checkLowBalance(orgId, outcome.account);
+    if (outcome.gate) throw gateError(outcome.gate);
+  }
+
+  /** A settlement that left the balance below the auto-top-up threshold starts a top-up. */
+  private checkLowBalance(orgId: string, account: AccountRow) {
     if (account.autoTopupEnabled && account.autoTopupThresholdCents !== null && !account.autoTopupInFlight && account.balanceMillicents < BigInt(account.autoTopupThresholdCents) * millicentsPerCent) {
       this.hooks.lowBalance?.(orgId);
     }
-    if (outcome.gate) throw gateError(outcome.gate);
   }
 
   /** One debit for what was admitted, the charge of every request in it, the month's spend and the soft cap. */
   private async writeSettlement(tx: Tx, orgId: string, account: AccountRow, charges: PendingCharge[], total: bigint, events: BusEvent[]) {
-    const byClass = new Map<string, number>();
-    for (const c of charges) byClass.set(c.meterClass, (byClass.get(c.meterClass) ?? 0) + 1);
-    const summary = [...byClass].map(([meter, calls]) => `${meter} ${calls}`).join(', ');
-    const entry = await appendEntry(tx, orgId, { type: 'debit', amountMillicents: -total, description: `Usage: ${charges.length} calls (${summary})` });
+    const entry = await appendEntry(tx, orgId, { type: 'debit', amountMillicents: -total, description: usageDescription(charges) });
     // The charges go as one JSON text, taken apart by the database: a settlement may hold thousands
     // of them, and binding them (createMany's seven parameters per row, or an array per column) cost
     // the instance more JavaScript per request than the request itself. Times are UTC instants.
