@@ -34,11 +34,17 @@ export interface RequestCache {
 }
 
 export function createRequestCache(bus: EventBus, ttlMs: number): RequestCache {
-  // lru-cache reads ttl 0 as "never expires"; here 0 means "keep nothing", which 1 ms comes to
+  // lru-cache reads ttl 0 as "never expires"; here 0 means "keep nothing": nothing is stored at
+  // all (a 1 ms life would keep an entry for whatever happens to read it within the millisecond,
+  // so that what a request reads would depend on timing)
   const options = { max: maxEntries, ttl: Math.max(ttlMs, 1), ttlAutopurge: false } as const;
-  const keys = new LRUCache<string, CachedKey>(options);
-  const sessions = new LRUCache<string, Extract<Principal, { kind: 'session' }>>(options);
-  const orgs = new LRUCache<string, OrgQuotas>(options);
+  const keeping = <T extends LRUCache<string, any>>(cache: T): T => {
+    if (ttlMs === 0) cache.set = () => cache;
+    return cache;
+  };
+  const keys = keeping(new LRUCache<string, CachedKey>(options));
+  const sessions = keeping(new LRUCache<string, Extract<Principal, { kind: 'session' }>>(options));
+  const orgs = keeping(new LRUCache<string, OrgQuotas>(options));
   const data = createDataCache(ttlMs);
 
   const forgetOrg = (orgId: string) => {

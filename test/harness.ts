@@ -49,7 +49,18 @@ export async function scratchDatabase(options: { empty?: boolean } = {}): Promis
       await client.end();
     }
   };
-  await run(options.empty ? `CREATE DATABASE "${name}"` : `CREATE DATABASE "${name}" TEMPLATE "${inject('templateDatabase')}"`);
+  // Copying a template needs it to have no other session for a moment; another copy being made
+  // (suites start services side by side) or autovacuum visiting it is such a session, briefly.
+  const create = options.empty ? `CREATE DATABASE "${name}"` : `CREATE DATABASE "${name}" TEMPLATE "${inject('templateDatabase')}"`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await run(create);
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006' || attempt === 40) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
   const own = new URL(serverUrl);
   own.pathname = `/${name}`;
   return { target: { kind: 'postgres', url: own.toString() }, url: own.toString(), drop: () => run(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
