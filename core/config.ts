@@ -44,6 +44,8 @@ export interface Config {
   identityProvider?: IdentityProviderConfig;
   /** IDS_SESSION_SECRET: signs session tokens; instances sharing a database share it (else a file in the state folder) */
   sessionSecret?: string;
+  /** IDS_SIGN_IN_PER_CLIENT_PER_HOUR: sign-in codes one client address may ask for in an hour (30); it may try twice as many codes */
+  signInPerClientPerHour: number;
   /** the public address of this service, used in OAuth metadata (defaults to the address the server listens on, localAddress) */
   publicUrl: string;
   /** IDS_SHUTDOWN_GRACE_MS: how long a shutdown waits for requests and webhook attempts in flight (10 000) */
@@ -142,6 +144,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         }
       : undefined,
     sessionSecret: env.IDS_SESSION_SECRET || undefined,
+    signInPerClientPerHour: nonNegativeInteger(env, 'IDS_SIGN_IN_PER_CLIENT_PER_HOUR', 30) || 30,
     publicUrl: (env.IDS_PUBLIC_URL ?? localAddress(env.HOST ?? '127.0.0.1', port)).replace(/\/$/, ''),
     shutdownGraceMs: nonNegativeInteger(env, 'IDS_SHUTDOWN_GRACE_MS', 10_000),
     stripe: {

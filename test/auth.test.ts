@@ -57,7 +57,7 @@ describe('dashboard sessions', () => {
   });
 
   it('organization_missing when the session has no organization context', async () => {
-    const drifter = await t.service.services.prisma.user.create({ data: { id: 'usr_drifter', email: 'drifter@example.com' } });
+    const drifter = await t.service.services.prisma.user.create({ data: { id: `usr_drifter${Date.now()}`, email: `drifter${Date.now()}@example.com` } });
     const { token } = await startSession(t.service.services, { userId: drifter.id, email: drifter.email, orgId: null, rememberMe: false, method: 'cli' });
     const me = await call(t, 'GET', '/v1/me', { token });
     expect(me.status).toBe(200);

@@ -14,12 +14,14 @@ export const maxCodeAttempts = 5;
 /** Seconds before another code may be sent to the same address. */
 export const resendAfterSeconds = 60;
 
-/** Limits of the sign-in steps, per address and per client address (IP). */
-export const signInLimits: Record<'requestPerClient' | 'verifyPerAddress' | 'verifyPerClient', QuotaWindow[]> = {
-  requestPerClient: [{ period: 'hour', limit: 30 }],
-  verifyPerAddress: [{ period: 'hour', limit: 20 }],
-  verifyPerClient: [{ period: 'hour', limit: 60 }],
-};
+/** Tries of codes one address may make in an hour, whoever makes them. */
+const verifyPerAddress: QuotaWindow[] = [{ period: 'hour', limit: 20 }];
+
+/** What one client address (IP) may do in an hour: ask for codes, and try twice as many. */
+function perClient(ctx: Pick<Context, 'config'>) {
+  const requests = ctx.config.signInPerClientPerHour;
+  return { requests: [{ period: 'hour', limit: requests }] as QuotaWindow[], verifies: [{ period: 'hour', limit: requests * 2 }] as QuotaWindow[] };
+}
 
 const singleAddress = /^[^\s@,;:<>()"\\[\]]+@[^\s@,;:<>()"\\[\]]+\.[^\s@,;:<>()"\\[\]]+$/;
 
@@ -55,7 +57,7 @@ export async function requestEmailCode(ctx: Context, rawEmail: string) {
     const retryAfter = Math.ceil(resendAfterSeconds - waited);
     throw new ApiError('verification_resend_rate_limited', `A code was sent to ${email} moments ago; a new one can be sent in ${retryAfter} seconds.`, { retryAfter });
   }
-  await throttle(ctx, `request:${ctx.clientAddress ?? 'unknown'}`, signInLimits.requestPerClient);
+  await throttle(ctx, `request:${ctx.clientAddress ?? 'unknown'}`, perClient(ctx).requests);
 
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = new Date(Date.now() + codeTtlMs);
@@ -84,8 +86,8 @@ export async function requestEmailCode(ctx: Context, rawEmail: string) {
 /** Checks a code; answers the verified address (the caller signs the person in). */
 export async function verifyEmailCode(ctx: Context, rawEmail: string, code: string): Promise<string> {
   const email = assertEmail(rawEmail);
-  await throttle(ctx, `verify:${email}`, signInLimits.verifyPerAddress);
-  await throttle(ctx, `verify-client:${ctx.clientAddress ?? 'unknown'}`, signInLimits.verifyPerClient);
+  await throttle(ctx, `verify:${email}`, verifyPerAddress);
+  await throttle(ctx, `verify-client:${ctx.clientAddress ?? 'unknown'}`, perClient(ctx).verifies);
   const challenge = await ctx.prisma.authChallenge.findFirst({ where: { kind: 'email_code', email, consumedAt: null, expiresAt: { gt: new Date() } }, orderBy: { createdAt: 'desc' } });
   if (!challenge || challenge.attempts >= maxCodeAttempts) {
     throw new ApiError('verification_code_expired', 'There is no valid code for this address (it expired, was used, or was tried too often); request a new one.');

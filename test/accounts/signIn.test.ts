@@ -288,12 +288,30 @@ describe('housekeeping', () => {
     const email = newAddress();
     await emailedCode(email);
     const live = await prisma.authChallenge.findFirstOrThrow({ where: { email } });
-    const old = await prisma.authChallenge.create({ data: { id: 'ach_old', kind: 'link', email, secretHash: 'x', expiresAt: new Date(Date.now() - 1000) } });
-    const user = await prisma.user.create({ data: { id: 'usr_stale', email: newAddress() } });
-    const stale = await prisma.session.create({ data: { id: 'ses_stale', userId: user.id, method: 'cli', expiresAt: new Date(Date.now() - 31 * 86_400_000) } });
+    const old = await prisma.authChallenge.create({ data: { id: `ach_old${Date.now()}`, kind: 'link', email, secretHash: 'x', expiresAt: new Date(Date.now() - 1000) } });
+    const user = await prisma.user.create({ data: { id: `usr_stale${Date.now()}`, email: newAddress() } });
+    const stale = await prisma.session.create({ data: { id: `ses_stale${Date.now()}`, userId: user.id, method: 'cli', expiresAt: new Date(Date.now() - 31 * 86_400_000) } });
     await purgeAuthRecords(prisma);
     expect(await prisma.authChallenge.findUnique({ where: { id: old.id } })).toBeNull();
     expect(await prisma.authChallenge.findUnique({ where: { id: live.id } })).not.toBeNull();
     expect(await prisma.session.findUnique({ where: { id: stale.id } })).toBeNull();
+  });
+});
+
+describe('per client address', () => {
+  let strict: TestService;
+  beforeAll(async () => {
+    // a limiter of its own (no shared Redis), so that only this suite's requests count
+    strict = await startTestService({ email: { smtpUrl: smtp.url, from: 'IDS <signin@localhost>' }, signInPerClientPerHour: 2, redisUrl: undefined });
+  });
+  afterAll(async () => {
+    await strict?.close();
+  });
+
+  it('asks for codes for many addresses from one client only so often, then 429 rate_limited with Retry-After', async () => {
+    for (let i = 0; i < 2; i++) expect((await call(strict, 'POST', '/v1/auth/email-code', { body: { email: newAddress() } })).status).toBe(200);
+    const refused = await call(strict, 'POST', '/v1/auth/email-code', { body: { email: newAddress() } });
+    expectEnvelope(refused, 429, 'rate_limited');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
   });
 });
