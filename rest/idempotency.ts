@@ -10,6 +10,7 @@
 // come before the claim), a 402 or 429 (quota and billing refusals: the work did not start), a 5xx
 // or an unexpected error, and an answer that is not a JSON body. Stored bodies are sealed with the
 // service key (they may hold a secret shown once, such as a new API key's), and replayed byte for byte.
+import { repeatEvery } from '../core/periodic.ts';
 import type { Request, Response } from 'express';
 import type { PrismaClient } from '../prisma/db.ts';
 import { Prisma } from '../prisma/generated/client/client.ts';
@@ -158,15 +159,5 @@ export async function purgeIdempotencyRecords(prisma: PrismaClient, now = new Da
 
 /** An hourly purge, started with the service: each run deletes about an hour of records. */
 export function startIdempotencySweep(prisma: PrismaClient, logger: Logger, everyMs = sweepEveryMs) {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = purgeIdempotencyRecords(prisma).catch((err) => logger.warn({ err }, 'idempotency records could not be purged'));
-  }, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return repeatEvery(everyMs, () => purgeIdempotencyRecords(prisma), logger, 'idempotency records could not be purged');
 }

@@ -11,6 +11,7 @@ import { addMember, createOrganization } from '../resolvers/orgs.ts';
 import { localSessionSecret } from '../resolvers/sessions.ts';
 import { startSession } from '../resolvers/accounts/sessions.ts';
 import { createSignInLink } from '../resolvers/accounts/links.ts';
+import { assertEmail } from '../resolvers/accounts/emailCodes.ts';
 import { isRole, roles } from '../resolvers/roles.ts';
 import { createOperator, ingestFailureOrder, ingestFailureWhere } from '../resolvers/operators.ts';
 import { runIngest, summaryLine, terminalProgress } from '../ingest/run.ts';
@@ -177,8 +178,8 @@ export const commands: Record<string, Command> = {
     options: { email: { type: 'string' } },
     run: (values, _positionals, ctx) =>
       withDatabase(ctx, async ({ prisma }) => {
-        if (!values.email || !/^[^\s@]+@[^\s@]+$/.test(values.email as string)) throw new Error('--email <address> is required');
-        const link = await createSignInLink(prisma, ctx.config.publicUrl, values.email as string);
+        if (!values.email) throw new Error('--email <address> is required');
+        const link = await createSignInLink(prisma, ctx.config.publicUrl, assertEmail(values.email as string));
         ctx.note(`valid until ${link.expiresAt.toISOString()}, once`);
         ctx.say(link.url);
       }),

@@ -1,6 +1,7 @@
 // Sign-in leaves rows that stop mattering: codes, links and OpenID authorizations once used or
 // expired, and sessions a while after they ended (kept a month so "signed out from…" can be seen).
 import type { Logger } from '../../core/logger.ts';
+import { repeatEvery } from '../../core/periodic.ts';
 import type { PrismaClient } from '../../prisma/db.ts';
 
 const sweepEveryMs = 3600_000;
@@ -16,15 +17,5 @@ export async function purgeAuthRecords(prisma: PrismaClient, now = new Date()): 
 
 /** An hourly purge, started with the service. */
 export function startAuthSweep(prisma: PrismaClient, logger: Logger, everyMs = sweepEveryMs) {
-  let running: Promise<unknown> = Promise.resolve();
-  const timer = setInterval(() => {
-    running = purgeAuthRecords(prisma).catch((err) => logger.warn({ err }, 'sign-in records could not be purged'));
-  }, everyMs);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return repeatEvery(everyMs, () => purgeAuthRecords(prisma), logger, 'sign-in records could not be purged');
 }

@@ -255,6 +255,11 @@ describe('one-time sign-in links', () => {
     expectEnvelope(await call(t, 'POST', '/v1/auth/link/verify', { body: { token } }), 401, 'authentication_failed');
     expectEnvelope(await call(t, 'POST', '/v1/auth/link/verify', { body: { token: 'made-up' } }), 401, 'authentication_failed');
   });
+
+  it('the CLI refuses what is not one email address, and makes no link', async () => {
+    await expect(linkFor('a@b.c, d@e.f')).rejects.toThrow(/one email address/);
+    expect(await t.service.services.prisma.authChallenge.count({ where: { email: 'a@b.c, d@e.f' } })).toBe(0);
+  });
 });
 
 describe('without email delivery', () => {
