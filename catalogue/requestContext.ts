@@ -3,6 +3,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { newId, randomHex } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
+import type { Principal } from '../resolvers/principal.ts';
 import type { RequestLog } from '../resolvers/requestLog.ts';
 
 const traceparentShape = /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
@@ -16,6 +17,8 @@ export interface RequestLocals {
   requestId: string;
   traceparent: string;
   orgId?: string;
+  /** the API key that made the request (none for a session) */
+  apiKeyId?: string;
   /** the route's operationId, the GraphQL operation name, or the MCP method and tool */
   operation?: string;
   errorCode?: string;
@@ -23,6 +26,11 @@ export interface RequestLocals {
 
 export function locals(res: Response): RequestLocals {
   return res.locals as RequestLocals;
+}
+
+/** Who made the request, for its record: the organization, and the key when it was one. */
+export function noteCaller(res: Response, principal: Principal | null): void {
+  Object.assign(locals(res), { orgId: principal?.orgId ?? undefined, apiKeyId: principal?.kind === 'api_key' ? principal.apiKeyId : undefined });
 }
 
 /** Which door a path belongs to; requests outside the three doors are not recorded. */
@@ -45,13 +53,14 @@ export function requestContext(logger: Logger, requestLog: RequestLog) {
     res.set({ 'Request-Id': requestId, traceparent });
     res.on('finish', () => {
       const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
-      const { orgId, operation, errorCode } = locals(res);
+      const { orgId, apiKeyId, operation, errorCode } = locals(res);
       if (door) {
         const meterClass = res.getHeader('service-meter-class');
         const cost = Number(res.getHeader('service-token-count') ?? (meterClass ? 1 : NaN));
         requestLog.record({
           id: requestId,
           orgId: orgId ?? null,
+          apiKeyId: apiKeyId ?? null,
           door,
           operation: operation ?? null,
           method,

@@ -1,7 +1,8 @@
 // The GraphQL door's price list at work: every operation is measured before it runs
 // (graphql/cost.ts), refused past the limits with a 400 the client can act on (a batch, or a
 // document of too many tokens, before it is even parsed), and charged
-// to the organization's `graphql` meter by its cost, whether it came over HTTP or graphql-ws, by the
+// to the organization's `graphql` meter by its cost (or, when it only touches the account itself,
+// the free `platform` meter: graphql/meters.ts), whether it came over HTTP or graphql-ws, by the
 // request pipeline's own authorize and charge steps (catalogue/pipeline.ts).
 // Persisted REST and MCP operations do not pass here: they are charged once, by their route.
 import { Lexer, Source, TokenKind, type ExecutionArgs, type ExecutionResult } from 'graphql';
@@ -13,6 +14,7 @@ import { schema } from '../schema/index.ts';
 import { ApiError } from '../core/errors.ts';
 import { authorize, charge } from '../catalogue/pipeline.ts';
 import { measureDocument } from './cost.ts';
+import { operationMeter } from './meters.ts';
 import { refuseNulInput } from './input.ts';
 import type { RateLimitFields } from '../core/limiter.ts';
 
@@ -27,7 +29,10 @@ export const maxAliases = 30;
 export const maxTokens = 5000;
 
 /** Measures an operation, refuses it past a limit, charges its cost; resolves to the cost and its price. */
-export async function priceOperation(services: Services, args: Pick<ExecutionArgs, 'document' | 'variableValues' | 'operationName'> & { contextValue: Context }): Promise<{ cost: number; priceMillicents: bigint; rateLimit?: RateLimitFields }> {
+export async function priceOperation(
+  services: Services,
+  args: Pick<ExecutionArgs, 'document' | 'variableValues' | 'operationName'> & { contextValue: Context },
+): Promise<{ cost: number; meterClass: string; units: number; priceMillicents: bigint; rateLimit?: RateLimitFields }> {
   // The door lets anyone in (each field checks its own access as it resolves); a read key's
   // mutation is refused here, before it is measured or charged.
   authorize(args.contextValue.principal, {
@@ -44,8 +49,9 @@ export async function priceOperation(services: Services, args: Pick<ExecutionArg
   }
   if (depth > depthLimit) throw new ApiError('query_depth_exceeded', `The operation is nested ${depth} levels deep; the limit is ${depthLimit}.`, { details: { depth, limit: depthLimit } });
   if (aliases > maxAliases) throw new ApiError('query_aliases_exceeded', `The operation uses ${aliases} aliases; the limit is ${maxAliases}.`, { details: { aliases, limit: maxAliases } });
-  const charged = await charge(services, args.contextValue.principal, 'graphql', cost, args.contextValue.requestId);
-  return { cost, priceMillicents: charged?.priceMillicents ?? 0n, rateLimit: charged?.rateLimit };
+  const { meterClass, units } = operationMeter(schema, args.document, args.operationName, cost);
+  const charged = await charge(services, args.contextValue.principal, meterClass, units, args.contextValue.requestId);
+  return { cost, meterClass, units, priceMillicents: charged?.priceMillicents ?? 0n, rateLimit: charged?.rateLimit };
 }
 
 /** Whether a document has more than `maxTokens` tokens, counted before anything parses it. */
@@ -72,10 +78,10 @@ export function useGraphqlLimits(services: Services): Plugin<Context & { res?: {
       };
     },
     async onExecute({ args }) {
-      const { cost, priceMillicents, rateLimit } = await priceOperation(services, args as ExecutionArgs & { contextValue: Context });
+      const { cost, meterClass, units, priceMillicents, rateLimit } = await priceOperation(services, args as ExecutionArgs & { contextValue: Context });
       for (const [name, value] of Object.entries(rateLimit ?? {})) args.contextValue.res?.setHeader(name, value);
-      args.contextValue.res?.setHeader('Service-Token-Count', String(cost));
-      args.contextValue.res?.setHeader('Service-Meter-Class', 'graphql');
+      args.contextValue.res?.setHeader('Service-Token-Count', String(units));
+      args.contextValue.res?.setHeader('Service-Meter-Class', meterClass);
       args.contextValue.res?.setHeader('Service-Estimated-Cost', String(priceMillicents));
       return {
         onExecuteDone({ result, setResult }) {

@@ -13,6 +13,7 @@ import { schema } from '../schema/index.ts';
 import { toApiError, unexpectedError } from '../core/errors.ts';
 import { authenticateCaller } from '../catalogue/pipeline.ts';
 import { requestCredentials } from '../catalogue/credentials.ts';
+import { locals, noteCaller } from '../catalogue/requestContext.ts';
 import { priceOperation, useGraphqlLimits } from './limits.ts';
 import { newId } from '../core/ids.ts';
 import { maxBodyBytes } from '../core/json.ts';
@@ -31,7 +32,8 @@ export function createGraphqlHandler(services: Services) {
     logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => (args.every(isClientError) ? services.logger.info({ args }, 'graphql client error') : services.logger.error({ args }, 'graphql')) },
     context: async ({ request, req, res, params }) => {
       const principal = await authenticateCaller(services, requestCredentials((name) => request.headers.get(name) ?? undefined, request.method, services.config.publicUrl));
-      Object.assign(res.locals, { orgId: principal?.orgId ?? undefined, operation: params.operationName ?? undefined });
+      noteCaller(res, principal);
+      locals(res).operation = params.operationName ?? undefined;
       return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req'), clientAddress: req.socket.remoteAddress, userAgent: req.get('user-agent') };
     },
     maskedErrors: {

@@ -15,6 +15,13 @@ export interface MeteredCharge extends AdmittedCharge {
   rateLimit: RateLimitFields;
 }
 
+/**
+ * A GraphQL root field's `extensions` for an account read no REST route runs (usage charts, the
+ * request log's latest, one key): charged like the platform routes, to the free `platform` class
+ * (graphql/meters.ts).
+ */
+export const meteredAsPlatform = { meterClass: 'platform' } as const;
+
 /** `units`: 1 for a request; a GraphQL operation's cost for the graphql class. */
 export async function chargeQuota(services: Services, orgId: string, meterClass: string, units = 1, requestId = ''): Promise<MeteredCharge> {
   const found = await cachedQuotas(services, orgId);

@@ -7,6 +7,7 @@ import type { Logger } from '../core/logger.ts';
 export interface RequestEntry {
   id: string;
   orgId: string | null;
+  apiKeyId: string | null;
   door: 'rest' | 'graphql' | 'mcp';
   operation: string | null;
   method: string;
@@ -22,6 +23,7 @@ export interface RequestEntry {
 const columns = [
   ['id', 'text'],
   ['orgId', 'text'],
+  ['apiKeyId', 'text'],
   ['door', 'text'],
   ['operation', 'text'],
   ['method', 'text'],

@@ -2,7 +2,8 @@
 // authorization step (catalogue/pipeline.ts authorize) for every door: a GraphQL field names the
 // capability it needs (`extensions: { capability }`), and an operation needs every capability of
 // its top-level fields. Roles bind people only: an API key is bounded by its scopes instead.
-import { getOperationAST, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type SelectionSetNode } from 'graphql';
+import { getOperationAST, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { rootFieldNames } from '../core/rootFields.ts';
 import { ApiError } from '../core/errors.ts';
 import { roles, type Principal, type Role } from './principal.ts';
 
@@ -102,21 +103,6 @@ export function operationCapabilities(schema: GraphQLSchema, document: DocumentN
     else if (operation.operation === 'mutation' && extensions.apiKeyScope !== 'read') needed.add('integrations');
   }
   return needed;
-}
-
-/** The root fields a selection reaches, through fragment spreads and inline fragments too. */
-function rootFieldNames(document: DocumentNode, selectionSet: SelectionSetNode, seen = new Set<string>()): string[] {
-  const names: string[] = [];
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) names.push(selection.name.value);
-    else if (selection.kind === Kind.INLINE_FRAGMENT) names.push(...rootFieldNames(document, selection.selectionSet, seen));
-    else if (!seen.has(selection.name.value)) {
-      seen.add(selection.name.value);
-      const fragment = document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === selection.name.value);
-      if (fragment) names.push(...rootFieldNames(document, fragment.selectionSet, seen));
-    }
-  }
-  return names;
 }
 
 /** A GraphQL field's `extensions`: the capability a person's role must grant to run it. */

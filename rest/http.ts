@@ -9,7 +9,7 @@ import { refuseDeepJson } from '../core/json.ts';
 import { publicCacheControl } from './securityHeaders.ts';
 import { idempotency } from './idempotency.ts';
 import { runPipeline, type RawParams } from '../catalogue/pipeline.ts';
-import { locals } from '../catalogue/requestContext.ts';
+import { locals, noteCaller } from '../catalogue/requestContext.ts';
 import { requestCredentials } from '../catalogue/credentials.ts';
 import { clearSessionCookie, setSessionCookie } from '../resolvers/accounts/cookie.ts';
 import type { Route } from '../catalogue/route.ts';
@@ -105,7 +105,7 @@ export function routeHandler(services: Services, route: Route) {
         services,
         { route, caller: { credentials: requestCredentials((name) => req.get(name), req.method, services.config.publicUrl) }, raw: () => rawParamsOf(route, req), requestId, clientAddress: req.socket.remoteAddress, userAgent: req.get('user-agent') },
         {
-          authenticated: (principal) => void (locals(res).orgId = principal?.orgId ?? undefined),
+          authenticated: (principal) => noteCaller(res, principal),
           // Idempotency-Key: a replay is answered here; otherwise the key is held until the answer is stored.
           admit: (principal, params) => idempotency(services, route, principal, params, req, res),
           metering: (meterClass) => void res.set('Service-Meter-Class', meterClass),

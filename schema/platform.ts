@@ -1,5 +1,6 @@
 // Organizations, principals, API keys, quota limits and the public billing catalog.
 import { needs } from '../resolvers/roles.ts';
+import { meteredAsPlatform } from '../resolvers/metering.ts';
 import { assertAccess, requireOrg } from '../resolvers/access.ts';
 import { createApiKey, revokeApiKey } from '../resolvers/apiKeys.ts';
 import { pricingCatalog, processorConfig } from '../resolvers/billing/catalog.ts';
@@ -196,6 +197,7 @@ builder.queryFields((t) => ({
       ctx.prisma.apiKey.findMany({ ...query, where: { orgId: requireOrg(ctx) }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
   }),
   apiKey: t.prismaField({
+    extensions: meteredAsPlatform,
     type: ApiKey,
     nullable: true,
     description: 'One API key of the organization, revoked or not; null when it has none with this id.',
@@ -272,3 +274,6 @@ builder.subscriptionFields((t) => ({
     resolve: (event) => event,
   }),
 }));
+
+// the type of a request record's key (schema/requests.ts)
+export { ApiKey };

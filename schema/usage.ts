@@ -1,6 +1,7 @@
 // Usage of the organization from its request records: requests per meter class over time, what
 // each quota window has counted so far, and the latest requests (the dashboard's Overview).
 import type { Context } from '../resolvers/context.ts';
+import { meteredAsPlatform } from '../resolvers/metering.ts';
 import { quotaWindowUse, recentRequests, requestUsage, unmetered, type RequestUsage, type UsageSeries, type WindowUse } from '../resolvers/usage.ts';
 import type { Period } from '../core/limiter.ts';
 import { builder } from './builder.ts';
@@ -62,12 +63,14 @@ builder.objectFields(Quota, (t) => ({
 
 builder.queryFields((t) => ({
   requestUsage: t.field({
+    extensions: meteredAsPlatform,
     type: RequestUsageRef,
     description: 'Requests of the organization per meter class over the last 24 hours (by hour) or 30 days (by day).',
     args: { range: t.arg({ type: UsageRangeEnum, required: true }) },
     resolve: (_root, args, ctx) => requestUsage(ctx, args.range),
   }),
   recentRequests: t.field({
+    extensions: meteredAsPlatform,
     type: [RequestRecord],
     description: 'The organization\'s latest requests, newest first (at most 100).',
     args: {

@@ -74,7 +74,7 @@ describe('refused before they run', () => {
 
 describe('charged by cost', () => {
   it('reports its cost in extensions.cost and Service-Token-Count', async () => {
-    const answer = await graphql('{ me { kind organization { id name } } }');
+    const answer = await graphql('{ entities(query: "Apple", limit: 5) { total items { cik name } } }');
     expect(answer.status).toBe(200);
     const cost = answer.body.extensions.cost;
     expect(cost).toEqual({ requested: expect.any(Number), limit: 10_000 });
@@ -84,7 +84,7 @@ describe('charged by cost', () => {
 
   it('counts the cost against the graphql quota, not one request', async () => {
     const org = await orgWithKey(t);
-    const query = '{ me { kind organization { id name planKey billingState } } }';
+    const query = '{ entities(query: "Apple", limit: 5) { total items { cik name } } }';
     const { requested } = (await graphql(query, { key: org.key })).body.extensions.cost;
     // room for two more of these today, not for a third
     await t.service.services.prisma.orgQuota.create({ data: { orgId: org.orgId, meterClass: 'graphql', period: 'day', limit: 3 * requested } });
@@ -99,7 +99,30 @@ describe('charged by cost', () => {
   it('a REST read runs the same operation without touching the graphql meter', async () => {
     const org = await orgWithKey(t);
     await t.service.services.prisma.orgQuota.create({ data: { orgId: org.orgId, meterClass: 'graphql', period: 'day', limit: 0, allowed: false } });
-    expect((await graphql('{ me { kind } }', { key: org.key })).status).toBe(402);
+    expect((await graphql('{ entities(query: "Apple", limit: 1) { total } }', { key: org.key })).status).toBe(402);
     expect((await call(t, 'GET', '/v1/entities?q=Apple&limit=1', { key: org.key })).status).toBe(200);
+  });
+});
+
+describe('the account itself is the platform class', () => {
+  it('charges an operation of account fields only (me, limits, billing, members) one free platform unit, not its cost', async () => {
+    const org = await orgWithKey(t);
+    // the graphql class is not even in the plan: the account still answers
+    await t.service.services.prisma.orgQuota.create({ data: { orgId: org.orgId, meterClass: 'graphql', period: 'day', limit: 0, allowed: false } });
+    t.service.services.cache.forgetOrg(org.orgId);
+    const answer = await graphql('{ me { kind organization { id } } limits { quotas { meterClass } } billing { billingState } members(first: 5) { nodes { role } } }', { key: org.key });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('service-meter-class')).toBe('platform');
+    expect(answer.headers.get('service-token-count')).toBe('1');
+    expect(answer.headers.get('service-estimated-cost')).toBe('0');
+    expect(answer.body.extensions.cost.requested).toBeGreaterThan(1);
+  });
+
+  it('charges an operation that mixes in one data field as graphql, by its whole cost', async () => {
+    const org = await orgWithKey(t);
+    const answer = await graphql('{ me { kind } entities(query: "Apple", limit: 1) { total } }', { key: org.key });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('service-meter-class')).toBe('graphql');
+    expect(answer.headers.get('service-token-count')).toBe(String(answer.body.extensions.cost.requested));
   });
 });

@@ -52,14 +52,18 @@ describe('quota windows', () => {
 
   it('meters /graphql under its own class', async () => {
     const org = await orgWithDailyLimit(t, 'graphql', 4); // cost units: this operation costs 2
-    const ask = () => call(t, 'POST', '/graphql', { key: org.key, body: { query: '{ organization { id } }' } });
-    expect((await ask()).status).toBe(200);
+    const ask = () => call(t, 'POST', '/graphql', { key: org.key, body: { query: '{ entity(ticker: "AAPL") { cik } }' } });
+    const first = await ask();
+    expect(first.status).toBe(200);
+    expect(first.headers.get('service-token-count')).toBe('2');
     expect((await ask()).status).toBe(200);
     const refused = await ask();
     expect(refused.status).toBe(429);
     expect(refused.body.errors[0].extensions.code).toBe('rate_limit_exceeded');
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await call(t, 'GET', '/v1/me', { key: org.key })).status).toBe(200); // platform class untouched
+    // and so is the account over GraphQL: it is the platform class there too
+    expect((await call(t, 'POST', '/graphql', { key: org.key, body: { query: '{ organization { id } }' } })).status).toBe(200);
   });
 
   it('refuses a class the plan does not include with 402 billing_required', async () => {

@@ -6,7 +6,7 @@ import { authenticate } from '../../resolvers/authenticate.ts';
 import type { Context, Services } from '../../resolvers/context.ts';
 import { ApiError, clipped, toApiError } from '../../core/errors.ts';
 import { nestedDeeperThan, tooDeepError } from '../../core/json.ts';
-import { locals } from '../../catalogue/requestContext.ts';
+import { locals, noteCaller } from '../../catalogue/requestContext.ts';
 import type { Route } from '../../catalogue/route.ts';
 import { CircuitBreaker } from './breaker.ts';
 import { getPrompt, listPrompts } from './prompts.ts';
@@ -95,7 +95,7 @@ export function mcpRouter(services: Services, routes: Route[]): Router {
       if (!principal) return fail(res, isRequest(message) ? message.id : null, new McpError(401, rpcCodes.unauthorized, 'missing_api_key', 'Send your API key in the x-api-key header (or a dashboard session as a bearer token).'));
       if (!principal.orgId) return fail(res, isRequest(message) ? message.id : null, new McpError(403, rpcCodes.unauthorized, 'organization_missing', 'This session has no organization context.'));
       ctx = { ...services, principal, requestId, clientAddress: req.socket.remoteAddress };
-      locals(res).orgId = principal.orgId;
+      noteCaller(res, principal);
     } catch (error) {
       const known = toApiError(error);
       return fail(res, isRequest(message) ? message.id : null, known ? fromApiError(known) : new McpError(500, rpcCodes.internalError, 'internal_error', 'Authentication could not complete.'));

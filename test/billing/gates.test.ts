@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const dataRead = (key: string) => call(t, 'GET', '/v1/entities?q=a', { key });
-const graphql = (key: string) => call(t, 'POST', '/graphql', { key, body: { query: '{ me { kind } }' } });
+const graphql = (key: string, query = '{ entities(query: "Apple", limit: 1) { total } }') => call(t, 'POST', '/graphql', { key, body: { query } });
 const mcp = (key: string) =>
   call(t, 'POST', '/mcp', {
     key,
@@ -55,6 +55,8 @@ describe('every 402 code', () => {
       const overGraphql = await graphql(org.key);
       expect(overGraphql.status).toBe(402);
       expect(overGraphql.body.errors[0].extensions.code).toBe(code);
+      // the account itself is the free platform class: it still answers, to see why and pay
+      expect((await graphql(org.key, '{ me { kind } billing { billingState } }')).status).toBe(200);
 
       const overMcp = await mcp(org.key);
       expect(overMcp.status).toBe(402);

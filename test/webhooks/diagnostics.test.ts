@@ -55,7 +55,8 @@ describe('diagnostics', () => {
     const recorded = (await diagnostics(graphql.headers.get('request-id')!)).body;
     expect(recorded.request).toMatchObject({ door: 'graphql', operation: 'WhoAmI', status: 200 });
     // a starter organization pays with its grant: nothing charged to credit
-    expect(recorded.usage).toEqual({ meterClass: 'graphql', units: Number(graphql.headers.get('service-token-count')), chargedMillicents: null, ledgerEntryId: null });
+    // an account read: the platform class, one unit
+    expect(recorded.usage).toEqual({ meterClass: 'platform', units: 1, chargedMillicents: null, ledgerEntryId: null });
 
     const mcp = await call(t, 'POST', '/mcp', {
       key,

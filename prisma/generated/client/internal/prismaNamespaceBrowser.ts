@@ -303,6 +303,7 @@ export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof Ev
 export const RequestRecordScalarFieldEnum = {
   id: 'id',
   orgId: 'orgId',
+  apiKeyId: 'apiKeyId',
   door: 'door',
   operation: 'operation',
   method: 'method',

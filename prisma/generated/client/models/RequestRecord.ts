@@ -41,6 +41,7 @@ export type RequestRecordSumAggregateOutputType = {
 export type RequestRecordMinAggregateOutputType = {
   id: string | null
   orgId: string | null
+  apiKeyId: string | null
   door: string | null
   operation: string | null
   method: string | null
@@ -56,6 +57,7 @@ export type RequestRecordMinAggregateOutputType = {
 export type RequestRecordMaxAggregateOutputType = {
   id: string | null
   orgId: string | null
+  apiKeyId: string | null
   door: string | null
   operation: string | null
   method: string | null
@@ -71,6 +73,7 @@ export type RequestRecordMaxAggregateOutputType = {
 export type RequestRecordCountAggregateOutputType = {
   id: number
   orgId: number
+  apiKeyId: number
   door: number
   operation: number
   method: number
@@ -100,6 +103,7 @@ export type RequestRecordSumAggregateInputType = {
 export type RequestRecordMinAggregateInputType = {
   id?: true
   orgId?: true
+  apiKeyId?: true
   door?: true
   operation?: true
   method?: true
@@ -115,6 +119,7 @@ export type RequestRecordMinAggregateInputType = {
 export type RequestRecordMaxAggregateInputType = {
   id?: true
   orgId?: true
+  apiKeyId?: true
   door?: true
   operation?: true
   method?: true
@@ -130,6 +135,7 @@ export type RequestRecordMaxAggregateInputType = {
 export type RequestRecordCountAggregateInputType = {
   id?: true
   orgId?: true
+  apiKeyId?: true
   door?: true
   operation?: true
   method?: true
@@ -232,6 +238,7 @@ export type RequestRecordGroupByArgs<ExtArgs extends runtime.Types.Extensions.In
 export type RequestRecordGroupByOutputType = {
   id: string
   orgId: string | null
+  apiKeyId: string | null
   door: string
   operation: string | null
   method: string
@@ -270,6 +277,7 @@ export type RequestRecordWhereInput = {
   NOT?: Prisma.RequestRecordWhereInput | Prisma.RequestRecordWhereInput[]
   id?: Prisma.StringFilter<"RequestRecord"> | string
   orgId?: Prisma.StringNullableFilter<"RequestRecord"> | string | null
+  apiKeyId?: Prisma.StringNullableFilter<"RequestRecord"> | string | null
   door?: Prisma.StringFilter<"RequestRecord"> | string
   operation?: Prisma.StringNullableFilter<"RequestRecord"> | string | null
   method?: Prisma.StringFilter<"RequestRecord"> | string
@@ -285,6 +293,7 @@ export type RequestRecordWhereInput = {
 export type RequestRecordOrderByWithRelationInput = {
   id?: Prisma.SortOrder
   orgId?: Prisma.SortOrderInput | Prisma.SortOrder
+  apiKeyId?: Prisma.SortOrderInput | Prisma.SortOrder
   door?: Prisma.SortOrder
   operation?: Prisma.SortOrderInput | Prisma.SortOrder
   method?: Prisma.SortOrder
@@ -303,6 +312,7 @@ export type RequestRecordWhereUniqueInput = Prisma.AtLeast<{
   OR?: Prisma.RequestRecordWhereInput[]
   NOT?: Prisma.RequestRecordWhereInput | Prisma.RequestRecordWhereInput[]
   orgId?: Prisma.StringNullableFilter<"RequestRecord"> | string | null
+  apiKeyId?: Prisma.StringNullableFilter<"RequestRecord"> | string | null
   door?: Prisma.StringFilter<"RequestRecord"> | string
   operation?: Prisma.StringNullableFilter<"RequestRecord"> | string | null
   method?: Prisma.StringFilter<"RequestRecord"> | string
@@ -318,6 +328,7 @@ export type RequestRecordWhereUniqueInput = Prisma.AtLeast<{
 export type RequestRecordOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
   orgId?: Prisma.SortOrderInput | Prisma.SortOrder
+  apiKeyId?: Prisma.SortOrderInput | Prisma.SortOrder
   door?: Prisma.SortOrder
   operation?: Prisma.SortOrderInput | Prisma.SortOrder
   method?: Prisma.SortOrder
@@ -341,6 +352,7 @@ export type RequestRecordScalarWhereWithAggregatesInput = {
   NOT?: Prisma.RequestRecordScalarWhereWithAggregatesInput | Prisma.RequestRecordScalarWhereWithAggregatesInput[]
   id?: Prisma.StringWithAggregatesFilter<"RequestRecord"> | string
   orgId?: Prisma.StringNullableWithAggregatesFilter<"RequestRecord"> | string | null
+  apiKeyId?: Prisma.StringNullableWithAggregatesFilter<"RequestRecord"> | string | null
   door?: Prisma.StringWithAggregatesFilter<"RequestRecord"> | string
   operation?: Prisma.StringNullableWithAggregatesFilter<"RequestRecord"> | string | null
   method?: Prisma.StringWithAggregatesFilter<"RequestRecord"> | string
@@ -356,6 +368,7 @@ export type RequestRecordScalarWhereWithAggregatesInput = {
 export type RequestRecordCreateInput = {
   id: string
   orgId?: string | null
+  apiKeyId?: string | null
   door: string
   operation?: string | null
   method: string
@@ -371,6 +384,7 @@ export type RequestRecordCreateInput = {
 export type RequestRecordUncheckedCreateInput = {
   id: string
   orgId?: string | null
+  apiKeyId?: string | null
   door: string
   operation?: string | null
   method: string
@@ -386,6 +400,7 @@ export type RequestRecordUncheckedCreateInput = {
 export type RequestRecordUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orgId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  apiKeyId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   door?: Prisma.StringFieldUpdateOperationsInput | string
   operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   method?: Prisma.StringFieldUpdateOperationsInput | string
@@ -401,6 +416,7 @@ export type RequestRecordUpdateInput = {
 export type RequestRecordUncheckedUpdateInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orgId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  apiKeyId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   door?: Prisma.StringFieldUpdateOperationsInput | string
   operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   method?: Prisma.StringFieldUpdateOperationsInput | string
@@ -416,6 +432,7 @@ export type RequestRecordUncheckedUpdateInput = {
 export type RequestRecordCreateManyInput = {
   id: string
   orgId?: string | null
+  apiKeyId?: string | null
   door: string
   operation?: string | null
   method: string
@@ -431,6 +448,7 @@ export type RequestRecordCreateManyInput = {
 export type RequestRecordUpdateManyMutationInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orgId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  apiKeyId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   door?: Prisma.StringFieldUpdateOperationsInput | string
   operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   method?: Prisma.StringFieldUpdateOperationsInput | string
@@ -446,6 +464,7 @@ export type RequestRecordUpdateManyMutationInput = {
 export type RequestRecordUncheckedUpdateManyInput = {
   id?: Prisma.StringFieldUpdateOperationsInput | string
   orgId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  apiKeyId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   door?: Prisma.StringFieldUpdateOperationsInput | string
   operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   method?: Prisma.StringFieldUpdateOperationsInput | string
@@ -461,6 +480,7 @@ export type RequestRecordUncheckedUpdateManyInput = {
 export type RequestRecordCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   orgId?: Prisma.SortOrder
+  apiKeyId?: Prisma.SortOrder
   door?: Prisma.SortOrder
   operation?: Prisma.SortOrder
   method?: Prisma.SortOrder
@@ -482,6 +502,7 @@ export type RequestRecordAvgOrderByAggregateInput = {
 export type RequestRecordMaxOrderByAggregateInput = {
   id?: Prisma.SortOrder
   orgId?: Prisma.SortOrder
+  apiKeyId?: Prisma.SortOrder
   door?: Prisma.SortOrder
   operation?: Prisma.SortOrder
   method?: Prisma.SortOrder
@@ -497,6 +518,7 @@ export type RequestRecordMaxOrderByAggregateInput = {
 export type RequestRecordMinOrderByAggregateInput = {
   id?: Prisma.SortOrder
   orgId?: Prisma.SortOrder
+  apiKeyId?: Prisma.SortOrder
   door?: Prisma.SortOrder
   operation?: Prisma.SortOrder
   method?: Prisma.SortOrder
@@ -536,6 +558,7 @@ export type FloatFieldUpdateOperationsInput = {
 export type RequestRecordSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   orgId?: boolean
+  apiKeyId?: boolean
   door?: boolean
   operation?: boolean
   method?: boolean
@@ -551,6 +574,7 @@ export type RequestRecordSelect<ExtArgs extends runtime.Types.Extensions.Interna
 export type RequestRecordSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   orgId?: boolean
+  apiKeyId?: boolean
   door?: boolean
   operation?: boolean
   method?: boolean
@@ -566,6 +590,7 @@ export type RequestRecordSelectCreateManyAndReturn<ExtArgs extends runtime.Types
 export type RequestRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   orgId?: boolean
+  apiKeyId?: boolean
   door?: boolean
   operation?: boolean
   method?: boolean
@@ -581,6 +606,7 @@ export type RequestRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
 export type RequestRecordSelectScalar = {
   id?: boolean
   orgId?: boolean
+  apiKeyId?: boolean
   door?: boolean
   operation?: boolean
   method?: boolean
@@ -593,7 +619,7 @@ export type RequestRecordSelectScalar = {
   createdAt?: boolean
 }
 
-export type RequestRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "orgId" | "door" | "operation" | "method" | "path" | "status" | "errorCode" | "meterClass" | "cost" | "durationMs" | "createdAt", ExtArgs["result"]["requestRecord"]>
+export type RequestRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "orgId" | "apiKeyId" | "door" | "operation" | "method" | "path" | "status" | "errorCode" | "meterClass" | "cost" | "durationMs" | "createdAt", ExtArgs["result"]["requestRecord"]>
 
 export type $RequestRecordPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "RequestRecord"
@@ -604,6 +630,10 @@ export type $RequestRecordPayload<ExtArgs extends runtime.Types.Extensions.Inter
      */
     id: string
     orgId: string | null
+    /**
+     * the API key that made it (null for a session or no credential)
+     */
+    apiKeyId: string | null
     /**
      * rest | graphql | mcp
      */
@@ -1048,6 +1078,7 @@ export interface Prisma__RequestRecordClient<T, Null = never, ExtArgs extends ru
 export interface RequestRecordFieldRefs {
   readonly id: Prisma.FieldRef<"RequestRecord", 'String'>
   readonly orgId: Prisma.FieldRef<"RequestRecord", 'String'>
+  readonly apiKeyId: Prisma.FieldRef<"RequestRecord", 'String'>
   readonly door: Prisma.FieldRef<"RequestRecord", 'String'>
   readonly operation: Prisma.FieldRef<"RequestRecord", 'String'>
   readonly method: Prisma.FieldRef<"RequestRecord", 'String'>
