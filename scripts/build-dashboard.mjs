@@ -6,51 +6,27 @@
 // The build goes to a folder of its own and is renamed into place, so a server never serves half
 // of one, and two starts building at once each end with a whole build. Every file is also written
 // precompressed (.br, .gz) for the server to send as is.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
+import { filesUnder, hashFiles, readStamp, writeStamp } from './stamp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 export const dashboardSource = path.join(root, 'dashboard');
 export const dashboardOutput = path.join(root, 'dist', 'dashboard');
 const stampFile = '.build-stamp';
 
-async function filesUnder(folder) {
-  const found = [];
-  for (const entry of await readdir(folder, { withFileTypes: true })) {
-    const full = path.join(folder, entry.name);
-    if (entry.isDirectory()) found.push(...(await filesUnder(full)));
-    else if (entry.isFile()) found.push(full);
-  }
-  return found;
-}
-
 /** A hash of everything the build reads: the dashboard's files, this script, and the installed versions. */
 export async function inputsHash() {
-  const files = [...(await filesUnder(dashboardSource)), fileURLToPath(import.meta.url), path.join(root, 'package-lock.json')]
-    .filter((file) => !file.endsWith(stampFile))
-    .sort();
-  const hash = createHash('sha256');
-  for (const file of files) {
-    hash.update(path.relative(root, file));
-    hash.update('\0');
-    hash.update(await readFile(file));
-    hash.update('\0');
-  }
-  return hash.digest('hex');
+  const files = [...(await filesUnder(dashboardSource)), fileURLToPath(import.meta.url), path.join(root, 'package-lock.json')].filter((file) => !file.endsWith(stampFile));
+  return hashFiles(root, files);
 }
 
-async function builtHash() {
-  try {
-    return (await readFile(path.join(dashboardOutput, stampFile), 'utf8')).trim();
-  } catch {
-    return null;
-  }
-}
+const builtHash = () => readStamp(path.join(dashboardOutput, stampFile));
 
 const compressBrotli = promisify(brotliCompress);
 const compressGzip = promisify(gzip);
@@ -98,7 +74,7 @@ export async function buildDashboard({ force = false, log = (line) => process.st
       },
     });
     await precompress(staging);
-    await writeFile(path.join(staging, stampFile), `${hash}\n`);
+    await writeStamp(path.join(staging, stampFile), hash);
     // Swap: the old build aside, the new one in, the old one gone.
     const aside = `${dashboardOutput}.old-${randomBytes(4).toString('hex')}`;
     await rename(dashboardOutput, aside).catch((error) => {

@@ -26,7 +26,7 @@ import type { Config } from '../core/config.ts';
 import { answerClientErrors } from './clientErrors.ts';
 import { corsPolicy } from './cors.ts';
 import { dashboardOptions, dashboardRouter } from './dashboard.ts';
-import { graphiql } from '../graphql/graphiql.ts';
+import { graphiql, graphiqlAsset, graphiqlAssetsPath } from '../graphql/graphiql.ts';
 import { publicCacheControl, securityHeaders } from '../rest/securityHeaders.ts';
 import { attachGraphqlWs, createGraphqlHandler } from '../graphql/yoga.ts';
 import { graphqlBody } from '../graphql/body.ts';
@@ -96,6 +96,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
   app.use(dashboardRouter(dashboardOptions(config)));
   const graphql = createGraphqlHandler(services);
   app.get('/graphql', graphiql);
+  app.get(`${graphiqlAssetsPath}/:name`, graphiqlAsset);
   // the same body limit as REST and MCP, enforced before Yoga reads or parses anything
   app.use('/graphql', graphqlBody(maxBodyBytes), (req, res) => void graphql(req, res, { req, res }));
   app.use(mcpRouter(services, routes));
