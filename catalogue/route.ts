@@ -157,6 +157,10 @@ function watchOf(def: WatchDefinition, answer: (parsed: any, ctx: Context, reque
       }
       return found;
     },
+    async latest(params, ctx, limit) {
+      const body = (await answer({ ...params, query: { ...params.query, view: 'default', limit, cursor: undefined } }, ctx, '')) as { hasMore?: boolean; nextCursor?: string | null };
+      return { items: itemsOf(body), hasMore: Boolean(body.hasMore ?? body.nextCursor) };
+    },
   };
 }
 

@@ -40,6 +40,9 @@ export const fieldCosts: Record<string, number> = {
   'Query.filings': 5,
   'Query.forms': 5,
   'Query.events': 5,
+  // a monitor's read run now (a draft's preview), and a scan of what was announced since its check
+  'CompiledMonitor.preview': 5,
+  'Monitor.waitingMatches': 5,
 };
 
 const sizeArguments = ['limit', 'first', 'last'];

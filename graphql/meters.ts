@@ -17,8 +17,9 @@ type RootField = `${OperationDefinitionNode['operation']}.${string}`;
 
 /**
  * The root fields the platform routes' persisted operations run (routes metered `platform`, or
- * not metered at all), less any that a metered data route also runs; and the account reads no
- * route runs, marked `meteredAsPlatform`. Any other field is charged as `graphql`.
+ * not metered at all), less any that a metered data route also runs; and the account's fields no
+ * route runs (reads, and the live feeds of its own keys and streams), marked `meteredAsPlatform`.
+ * Any other field is charged as `graphql`.
  */
 function platformRootFields(schema: GraphQLSchema): Set<RootField> {
   const platform = new Set<RootField>();
@@ -30,7 +31,7 @@ function platformRootFields(schema: GraphQLSchema): Set<RootField> {
     for (const name of rootFieldNames(route.operation, operation.selectionSet)) into.add(`${operation.operation}.${name}`);
   }
   for (const field of data) platform.delete(field);
-  for (const [operation, type] of [['query', schema.getQueryType()], ['mutation', schema.getMutationType()]] as const) {
+  for (const [operation, type] of [['query', schema.getQueryType()], ['mutation', schema.getMutationType()], ['subscription', schema.getSubscriptionType()]] as const) {
     for (const field of Object.values(type?.getFields() ?? {})) if (field.extensions.meterClass === 'platform') platform.add(`${operation}.${field.name}`);
   }
   return platform;
@@ -43,6 +44,6 @@ export function operationMeter(schema: GraphQLSchema, document: DocumentNode, op
   platformFields ??= platformRootFields(schema);
   const operation = getOperationAST(document, operationName);
   const fields = operation ? rootFieldNames(document, operation.selectionSet).filter((name) => !name.startsWith('__')) : [];
-  const allPlatform = operation && operation.operation !== 'subscription' && fields.length > 0 && fields.every((name) => platformFields!.has(`${operation.operation}.${name}`));
+  const allPlatform = operation && fields.length > 0 && fields.every((name) => platformFields!.has(`${operation.operation}.${name}`));
   return allPlatform ? { meterClass: 'platform', units: 1 } : { meterClass: 'graphql', units: cost };
 }

@@ -119,5 +119,7 @@ export async function seedReferenceData(prisma: PrismaClient): Promise<void> {
         }
       }
     }
-  });
+    // some hundred statements, and another instance's seed to wait for: more than Prisma's 5 s
+    // default on a busy machine, and nothing is gained by giving up
+  }, { maxWait: 30_000, timeout: 60_000 });
 }

@@ -16,6 +16,8 @@ import {
   updatePaymentMethod,
 } from '../resolvers/billing/processor.ts';
 import { receiveProcessorEvent } from '../resolvers/billing/processorEvents.ts';
+import { entryTypes } from '../resolvers/billing/ledger.ts';
+import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 
 type Snapshot = Awaited<ReturnType<typeof billingSnapshot>>;
@@ -204,13 +206,18 @@ builder.queryFields((t) => ({
   creditTransactions: t.prismaConnection({
     type: LedgerEntry,
     cursor: 'id',
-    description: 'The credit ledger, newest first.',
+    description: 'The credit ledger, newest first; only entries of one type when `type` is given.',
     defaultSize: 25,
     maxSize: 100,
-    resolve: async (query, _r, _a, ctx) => {
+    args: { type: t.arg.string({ description: `Only entries of this type: ${entryTypes.join(', ')}` }) },
+    resolve: async (query, _r, args, ctx) => {
       const orgId = requireOrg(ctx);
+      const type = args.type ?? undefined;
+      if (type !== undefined && !(entryTypes as readonly string[]).includes(type)) {
+        throw new ApiError('invalid_request_parameter', `Parameter \`type\`: expected one of ${entryTypes.join(', ')}.`, { details: { parameter: 'type' } });
+      }
       await ctx.admission.settle(orgId);
-      return ctx.prisma.ledgerEntry.findMany({ ...query, where: { orgId }, orderBy: { seq: 'desc' } });
+      return ctx.prisma.ledgerEntry.findMany({ ...query, where: { orgId, ...(type ? { type } : {}) }, orderBy: { seq: 'desc' } });
     },
   }),
   paymentMethods: t.prismaField({ type: [PaymentMethod], description: 'Saved payment methods, primary first.', resolve: (_q, _r, _a, ctx) => listPaymentMethods(ctx.prisma, requireOrg(ctx)) }),

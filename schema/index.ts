@@ -28,6 +28,7 @@ import './accounts.ts';
 import './members.ts';
 import './operator.ts';
 import './usage.ts';
+import './requests.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

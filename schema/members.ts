@@ -2,7 +2,7 @@
 // people did (resolvers/accounts/members.ts, invitations.ts, auditLog.ts). Each field names the
 // capability a person's role must grant (resolvers/roles.ts); the checks that depend on whom a
 // change is about (an owner, oneself) are made by the resolvers.
-import { acceptInvitation, invitationStatus, inviteMember, myInvitationsWhere, organizationInvitationsWhere, revokeInvitation } from '../resolvers/accounts/invitations.ts';
+import { acceptInvitation, invitationForPerson, invitationStatus, inviteMember, myInvitationsWhere, organizationInvitationsWhere, revokeInvitation } from '../resolvers/accounts/invitations.ts';
 import { auditLogWhere } from '../resolvers/accounts/auditLog.ts';
 import { organizationMembers, removeMember, transferOwnership, updateMemberRole, type MemberView } from '../resolvers/accounts/members.ts';
 import { isRole, needs, type Role as RoleName } from '../resolvers/roles.ts';
@@ -185,5 +185,16 @@ builder.mutationFields((t) => ({
     description: 'Accept an invitation as the signed-in person: with the token of its link, or without one when your address is the one invited. The session moves to the organization joined.',
     args: { id: t.arg.string({ required: true }), token: t.arg.string({ description: 'The `token` of the invitation link' }) },
     resolve: (_r, args, ctx) => acceptInvitation(ctx, args.id, args.token),
+  }),
+}));
+
+builder.queryFields((t) => ({
+  invitation: t.prismaField({
+    // the invitee is not a member yet: the link's token (or their own address) is what admits them
+    extensions: needs('read'),
+    type: Invitation,
+    description: 'An invitation as its link opens it, in any state (signed-in person only): with the `token` of the link, or without one when your address is the one invited.',
+    args: { id: t.arg.string({ required: true }), token: t.arg.string({ description: 'The `token` of the invitation link' }) },
+    resolve: async (query, _r, args, ctx) => ctx.prisma.invitation.findUniqueOrThrow({ ...query, where: { id: (await invitationForPerson(ctx, args.id, args.token)).id } }),
   }),
 }));

@@ -2,7 +2,8 @@
 import { needs } from '../resolvers/roles.ts';
 import { readScope, requireOrg } from '../resolvers/access.ts';
 import { compileMonitor, prismaCompileEnv } from '../resolvers/monitors/compile.ts';
-import { checkMatches, createMonitor, deactivateMonitor, deliveryOf, ownMonitor, setMonitorDelivery, type Matches, type MonitorDelivery } from '../resolvers/monitors/monitors.ts';
+import { checkMatches, createMonitor, deactivateMonitor, deliveryOf, ownMonitor, setMonitorDelivery, waitingMatches, type Matches, type MonitorDelivery } from '../resolvers/monitors/monitors.ts';
+import { previewQuery, type Preview } from '../resolvers/monitors/preview.ts';
 import { unsubscribe, type Unsubscribed } from '../resolvers/monitors/email.ts';
 import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
@@ -24,6 +25,29 @@ const Monitor = builder.prismaObject('Monitor', {
     deactivatedAt: t.expose('deactivatedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    waitingMatches: t.field({
+      type: MonitorWaitingMatches,
+      nullable: true,
+      description: 'Matches since the last check, counted up to `upTo` (1 to 25), without moving the check; null for a deactivated monitor',
+      args: { upTo: t.arg.int({ defaultValue: 10 }) },
+      resolve: (m, args, ctx) => waitingMatches(ctx, m, Math.min(Math.max(args.upTo ?? 10, 1), 25)),
+    }),
+  }),
+});
+
+const MonitorWaitingMatches = builder.objectRef<{ count: number; hasMore: boolean }>('MonitorWaitingMatches').implement({
+  description: 'Matches waiting since a monitor\'s last check.',
+  fields: (t) => ({
+    count: t.exposeInt('count', { description: 'Counted up to the number asked for' }),
+    hasMore: t.exposeBoolean('hasMore', { description: 'More than `count` are waiting' }),
+  }),
+});
+
+const MonitorPreview = builder.objectRef<Preview>('MonitorPreview').implement({
+  description: 'What a monitor\'s read lists now (its first page, default view, past its threshold): the kind of record it will match once records are ingested after it.',
+  fields: (t) => ({
+    items: t.field({ type: ['JSON'], resolve: (p) => p.items }),
+    hasMore: t.exposeBoolean('hasMore', { description: 'The read lists more than these' }),
   }),
 });
 
@@ -47,6 +71,14 @@ const CompiledMonitor = builder.objectRef<Awaited<ReturnType<typeof compileMonit
     confidence: t.exposeFloat('confidence', { description: '0 to 1' }),
     unparsed: t.exposeStringList('unparsed', { description: 'Words it could not place' }),
     explanation: t.exposeString('explanation'),
+    preview: t.field({
+      type: MonitorPreview,
+      // a read that fails now (an outage, a refusal) leaves the compiled query readable
+      nullable: true,
+      description: 'The compiled read run now, its first `first` items (1 to 25): what kind of record it would match',
+      args: { first: t.arg.int({ defaultValue: 5 }) },
+      resolve: (c, args, ctx) => previewQuery(ctx, c.query, Math.min(Math.max(args.first ?? 5, 1), 25)),
+    }),
   }),
 });
 

@@ -255,6 +255,7 @@ const KeyAdded = builder.objectRef<{ eventId: string; apiKeyId: string; createdA
 
 builder.subscriptionFields((t) => ({
   keyAdded: t.field({
+    extensions: meteredAsPlatform,
     type: KeyAdded,
     description: 'API keys created in the caller\'s organization, as they are created.',
     subscribe: async function* (_root, _args, ctx, info) {

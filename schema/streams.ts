@@ -1,6 +1,7 @@
 // Stream subscriptions and their events (SPEC 4.8, 6.3): polled by cursor, or live over graphql-ws.
+import { meteredAsPlatform } from '../resolvers/metering.ts';
 import { readScope, requireOrg } from '../resolvers/access.ts';
-import { createSubscription, createTicket, deleteSubscription, openStream, readSubscriptionEvents, updateSubscription, type Transport } from '../resolvers/streams.ts';
+import { createSubscription, createTicket, deleteSubscription, openStream, ownSubscription, readSubscriptionEvents, updateSubscription, type Transport } from '../resolvers/streams.ts';
 import { ApiError } from '../core/errors.ts';
 import type { LoggedEvent } from '../subscriptions/eventLog.ts';
 import { builder } from './builder.ts';
@@ -86,6 +87,12 @@ builder.queryFields((t) => ({
       return readSubscriptionEvents(ctx, args.id, { cursor: args.cursor, limit: args.limit, from: args.from as 'created' | 'earliest' | null | undefined });
     },
   }),
+  streamSubscription: t.prismaField({
+    type: StreamSubscription,
+    description: 'One stream subscription of the organization (a deleted one is not found).',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (query, _root, { id }, ctx) => ctx.prisma.streamSubscription.findUniqueOrThrow({ ...query, where: { id: (await ownSubscription(ctx, id)).id } }),
+  }),
 }));
 
 builder.mutationFields((t) => ({
@@ -133,6 +140,8 @@ builder.mutationFields((t) => ({
 
 builder.subscriptionFields((t) => ({
   streamEvents: t.field({
+    // as GET /v1/stream_subscriptions/{stream_id}/events: the organization's own stream
+    extensions: meteredAsPlatform,
     type: StreamEvent,
     description:
       'A stream subscription\'s events live: first those after `cursor` (or since the subscription was created), then each as it happens, in log order, none twice and none skipped. ' +

@@ -1,4 +1,5 @@
 // Webhook endpoints, their delivery attempts, and the event type catalog (SPEC 4.9, 6).
+import { ApiError } from '../core/errors.ts';
 import { requireOrg } from '../resolvers/access.ts';
 import { createEndpoint, deleteEndpoint, ownEndpoint, replayDelivery, rotateSecret, sendTest, updateEndpoint } from '../resolvers/webhooks.ts';
 import { eventTypeCatalog } from '../subscriptions/eventTypes.ts';
@@ -66,6 +67,17 @@ const EndpointInput = builder.inputType('WebhookEndpointInput', {
   }),
 });
 
+const deliveryStatuses = ['pending', 'succeeded', 'failed', 'retrying'];
+
+/** A status filter the service knows: an unknown one is a mistake, not an empty page. */
+function checkedDeliveryStatus(status: string | null | undefined): string | undefined {
+  if (!status) return undefined;
+  if (!deliveryStatuses.includes(status)) {
+    throw new ApiError('invalid_query_parameter', `\`status\` is one of ${deliveryStatuses.join(', ')}.`, { details: { parameter: 'status', acceptedValues: deliveryStatuses } });
+  }
+  return status;
+}
+
 builder.queryFields((t) => ({
   eventTypes: t.field({ type: [EventType], description: 'The catalog of event types.', resolve: () => eventTypeCatalog() }),
   webhookEndpoints: t.prismaConnection({
@@ -82,11 +94,18 @@ builder.queryFields((t) => ({
     description: 'Delivery attempts of an endpoint, newest first.',
     defaultSize: 25,
     maxSize: 100,
-    args: { endpointId: t.arg.string({ required: true }) },
+    args: { endpointId: t.arg.string({ required: true }), status: t.arg.string({ description: 'Only attempts in this status: pending, succeeded, failed or retrying' }) },
     resolve: async (query, _root, args, ctx) => {
       const endpoint = await ownEndpoint(ctx, args.endpointId);
-      return ctx.prisma.webhookDelivery.findMany({ ...query, where: { endpointId: endpoint.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      const status = checkedDeliveryStatus(args.status);
+      return ctx.prisma.webhookDelivery.findMany({ ...query, where: { endpointId: endpoint.id, ...(status ? { status } : {}) }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
     },
+  }),
+  webhookEndpoint: t.prismaField({
+    type: WebhookEndpoint,
+    description: 'One endpoint of the organization (a deleted one is not found).',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: async (query, _root, { id }, ctx) => ctx.prisma.webhookEndpoint.findUniqueOrThrow({ ...query, where: { id: (await ownEndpoint(ctx, id)).id } }),
   }),
 }));
 

@@ -1,6 +1,8 @@
 // GraphQL operations are priced before they run: refused past the documented limits with a 400
 // the client can act on, charged to the graphql meter by their cost, and told their cost.
-import { getIntrospectionQuery } from 'graphql';
+import { getIntrospectionQuery, parse } from 'graphql';
+import { operationMeter } from '../graphql/meters.ts';
+import { schema } from '../schema/index.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, orgWithKey, startTestService, type TestService } from './harness.ts';
 
@@ -116,6 +118,13 @@ describe('the account itself is the platform class', () => {
     expect(answer.headers.get('service-token-count')).toBe('1');
     expect(answer.headers.get('service-estimated-cost')).toBe('0');
     expect(answer.body.extensions.cost.requested).toBeGreaterThan(1);
+  });
+
+  it('counts the live feeds of the account\'s own keys and streams as platform, and a feed of filings as graphql', () => {
+    const meterOf = (source: string) => operationMeter(schema, parse(source), undefined, 7);
+    expect(meterOf('subscription { keyAdded { eventId } }')).toEqual({ meterClass: 'platform', units: 1 });
+    expect(meterOf('subscription { filingAdded(ticker: "AAPL") { eventId } }')).toEqual({ meterClass: 'graphql', units: 7 });
+    expect(meterOf('{ __schema { queryType { name } } }')).toEqual({ meterClass: 'graphql', units: 7 });
   });
 
   it('charges an operation that mixes in one data field as graphql, by its whole cost', async () => {

@@ -27,6 +27,7 @@ import {
   type TopUpIntentFieldsFragment,
 } from '../operations/generated.ts';
 import { workflows } from '../../resolvers/billing/account.ts';
+import { entryTypes } from '../../resolvers/billing/ledger.ts';
 import { meterClasses } from '../../prisma/seed.ts';
 import { checkoutPlans, maxTopUpCents, minTopUpCents, refundWindowDays } from '../../resolvers/billing/processor.ts';
 import { listEnvelope, operationRoute, pageParams, viewParam } from '../route.ts';
@@ -242,15 +243,15 @@ export const billingRoutes = [
     path: '/v1/billing/credits/transactions',
     summary: 'The credit ledger, newest first',
     description:
-      'Entries of type topup, debit, refund, grant and adjustment. Amounts are signed millicents; the balance is the sum of all entries. A debit settles the calls one service instance admitted over a few seconds; each call\'s own charge is in GET /v1/diagnostics/requests/{request_id}.',
+      'Entries of type topup, debit, refund, grant and adjustment, newest first; `type` lists one type only (the same cursors page it). Amounts are signed millicents; the balance is the sum of all entries. A debit settles the calls one service instance admitted over a few seconds; each call\'s own charge is in GET /v1/diagnostics/requests/{request_id}.',
     access: 'org',
     mcp: true,
-    params: { query: z.strictObject({ ...pageParams, view: viewParam }) },
+    params: { query: z.strictObject({ ...pageParams, type: z.enum(entryTypes).optional().describe('Only entries of this type'), view: viewParam }) },
     response: listEnvelope(
       z.object({
         object: z.literal('credit_transaction'),
         id: z.string(),
-        type: z.enum(['topup', 'debit', 'refund', 'grant', 'adjustment']),
+        type: z.enum(entryTypes),
         amountMillicents: millicents,
         balanceAfterMillicents: millicents,
         reference: z.string().nullable(),
@@ -259,7 +260,7 @@ export const billingRoutes = [
       }),
     ),
     operation: CreditTransactionsDocument,
-    variables: ({ query }) => ({ first: query.limit, after: query.cursor ?? null }),
+    variables: ({ query }) => ({ first: query.limit, after: query.cursor ?? null, type: query.type ?? null }),
   }).reshape(({ creditTransactions }, meta) => ({
       object: 'list',
       data: creditTransactions.nodes.map((e) => ({ object: 'credit_transaction' as const, ...e, type: e.type as 'topup' })),

@@ -154,11 +154,14 @@ export const webhookRoutes = [
     summary: 'List an endpoint\'s delivery attempts, newest first',
     ...common,
     mcp: true,
-    params: { path: endpointPath, query: z.strictObject({ ...pageParams, view: viewParam }) },
+    params: {
+      path: endpointPath,
+      query: z.strictObject({ ...pageParams, status: z.enum(['pending', 'succeeded', 'failed', 'retrying']).optional().describe('Only attempts in this status'), view: viewParam }),
+    },
     response: listEnvelope(delivery),
     errors: endpointErrors,
     operation: WebhookDeliveriesDocument,
-    variables: ({ path, query }) => ({ endpointId: path.webhook_id, first: query.limit, after: query.cursor ?? null }),
+    variables: ({ path, query }) => ({ endpointId: path.webhook_id, first: query.limit, after: query.cursor ?? null, status: query.status ?? null }),
   }).reshape(({ webhookDeliveries: page }, meta) => ({
     object: 'list',
     data: page.nodes.map(toDelivery),

@@ -1,7 +1,7 @@
 // Pages and their addresses: every page, and every filter on it, is a URL under /dashboard that
 // can be shared. Signed-in pages share the header; without a session they send you to "Sign in"
 // and back to where you were after.
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef, type ComponentType } from 'react';
 import { Navigate, Outlet, Route, Routes, useLocation } from 'react-router';
 import { useQuery } from 'urql';
 import { BareHeader, Header } from './components/Header.tsx';
@@ -15,11 +15,25 @@ import { SignInPage } from './pages/SignIn.tsx';
 import { describeProblem } from './problems.ts';
 import { ViewerContext } from './viewer.tsx';
 
+// Each section beyond the first pages is its own chunk, loaded when first opened: the first load
+// stays the sign-in, the Overview and the keys.
+const section = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => lazy(async () => ({ default: (await load())[name] }));
+const MembersSection = section(() => import('./sections/Members.tsx'), 'MembersSection');
+const InvitationSection = section(() => import('./sections/Invitation.tsx'), 'InvitationSection');
+const BillingSection = section(() => import('./sections/Billing.tsx'), 'BillingSection');
+const WebhooksSection = section(() => import('./sections/Webhooks.tsx'), 'WebhooksSection');
+const StreamsSection = section(() => import('./sections/Streams.tsx'), 'StreamsSection');
+const MonitorsSection = section(() => import('./sections/Monitors.tsx'), 'MonitorsSection');
+const RequestsSection = section(() => import('./sections/Requests.tsx'), 'RequestsSection');
+const AuditLogSection = section(() => import('./sections/AuditLog.tsx'), 'AuditLogSection');
+const OperatorSection = section(() => import('./sections/Operator.tsx'), 'OperatorSection');
+
 const ShellQuery = graphql(`
   query Shell {
     me {
       kind
       role
+      operator
       ...HeaderMe
     }
   }
@@ -61,8 +75,10 @@ function SignedInLayout() {
         {shell.fetching && !shell.data ? <Loading what="your account" /> : null}
         {shell.error && !shell.data ? <ProblemNotice error={shell.error} retry={() => refetch({ requestPolicy: 'network-only' })} /> : null}
         {shell.data ? (
-          <ViewerContext.Provider value={{ role: shell.data.me.role }}>
-            <Outlet />
+          <ViewerContext.Provider value={{ role: shell.data.me.role, operator: shell.data.me.operator }}>
+            <Suspense fallback={<Loading what="the page" />}>
+              <Outlet />
+            </Suspense>
           </ViewerContext.Provider>
         ) : null}
       </main>
@@ -89,6 +105,15 @@ export function App() {
         <Route path="keys" element={<ApiKeysPage />} />
         <Route path="keys/new" element={<CreateKeyPage />} />
         <Route path="keys/:keyId/rotate" element={<RotateKeyPage />} />
+        <Route path="members/*" element={<MembersSection />} />
+        <Route path="invitations/*" element={<InvitationSection />} />
+        <Route path="billing/*" element={<BillingSection />} />
+        <Route path="webhooks/*" element={<WebhooksSection />} />
+        <Route path="streams/*" element={<StreamsSection />} />
+        <Route path="monitors/*" element={<MonitorsSection />} />
+        <Route path="requests/*" element={<RequestsSection />} />
+        <Route path="audit-log/*" element={<AuditLogSection />} />
+        <Route path="operator/*" element={<OperatorSection />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -52,6 +52,8 @@ function actionFor(status: number, code: string, details: Record<string, unknown
       const required = Array.isArray(details?.required) ? (details.required as string[]).join(' or ') : 'another role';
       return `Ask an owner or admin of this organization to give you the ${required} role.`;
     }
+    case 'operator_scope_required':
+      return 'Only the service\'s operators (made with `ids operators:create`) can open these pages; your own organization\'s pages are in the menu above.';
     case 'csrf_check_failed':
       return 'Reload the page and try again from the dashboard itself.';
     case 'organization_suspended':

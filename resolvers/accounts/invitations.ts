@@ -179,3 +179,19 @@ export async function acceptInvitation(ctx: Context, id: string, token?: string 
   await publishAll(ctx.bus, events);
   return { invitation: accepted, orgId: invitation.orgId, role, userId: person.userId, sessionMoved: person.sessionId !== null };
 }
+
+/**
+ * The invitation a link opens, in whatever state it is, for the signed-in person to see what they
+ * are invited to before accepting, or why they no longer can. The same proof as accepting: the
+ * link's token, or without it the session's address being the one invited; without the proof
+ * nothing about the invitation is told.
+ */
+export async function invitationForPerson(ctx: Context, id: string, token?: string | null) {
+  const person = signedInPerson(ctx);
+  const invitation = await ctx.prisma.invitation.findUnique({ where: { id } });
+  if (!invitation) throw new ApiError('invitation_not_found', `No invitation ${id}.`);
+  if (token != null ? !sameDigest(sha256Hex(token), invitation.tokenHash) : normalizedEmail(person.email) !== invitation.email) {
+    throw new ApiError('invitation_invalid', token != null ? 'The invitation link is not valid: its token does not match. Open the link from the latest invitation email.' : 'This invitation was sent to another address; open the link from the invitation email (its token accepts it with any account).');
+  }
+  return invitation;
+}

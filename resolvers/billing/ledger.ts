@@ -11,6 +11,9 @@ export const millicentsPerCent = 1000n;
 
 export type EntryType = 'topup' | 'debit' | 'refund' | 'grant' | 'adjustment';
 
+/** Every entry type, for filters that name one. */
+export const entryTypes = ['topup', 'debit', 'refund', 'grant', 'adjustment'] as const satisfies readonly EntryType[];
+
 export interface AccountRow {
   orgId: string;
   customerId: string | null;

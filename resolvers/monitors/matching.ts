@@ -60,7 +60,11 @@ export async function matchedItems(ctx: Context, m: Watcher, ids: string[]): Pro
   if (!ids.length) return [];
   const route = watchedRoute(m.route);
   const items = await route.watch.items(parsedParams(route, m.params as Record<string, string>), ctx, [...new Set(ids)]);
-  const threshold = m.threshold as { below?: string; above?: string } | null;
+  return pastThreshold(items, m.threshold as { below?: string; above?: string } | null);
+}
+
+/** The items of a fact read whose value is past the saved threshold (every item without one). */
+export function pastThreshold(items: Record<string, unknown>[], threshold: { below?: string; above?: string } | null | undefined): Record<string, unknown>[] {
   if (!threshold) return items;
   return items.filter((item) => {
     const value = String(item.value);

@@ -115,6 +115,16 @@ export async function checkMatches(ctx: Context, id: string, options: { peek: bo
   );
 }
 
+/**
+ * How many matches wait since the last check, counted up to `limit`, for a list of monitors: read
+ * without the row lock or moving the check (a check may move it meanwhile). Null: deactivated.
+ */
+export async function waitingMatches(ctx: Context, monitor: Monitor, limit: number): Promise<{ count: number; hasMore: boolean } | null> {
+  if (!monitor.isActive) return null;
+  const { items, hasMore } = await collect(ctx, monitor, { txid: monitor.checkedTxid, seq: monitor.checkedSeq }, limit);
+  return { count: items.length, hasMore };
+}
+
 /** Reads announcements after `from` until `limit` items are found, the log is read to its end, or the scan limit. */
 async function collect(ctx: Context, monitor: Monitor, from: LogPosition, limit: number) {
   const type = announcingEvent[monitor.records as WatchedRecords];

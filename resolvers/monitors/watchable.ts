@@ -17,6 +17,8 @@ export interface Watch {
   /** the form family or event type the route lists; null when it lists every one */
   scope: string | null;
   items(params: { path: any; query: any; body: any }, ctx: Context, ids: string[]): Promise<Record<string, unknown>[]>;
+  /** The first `limit` items the read (these params, the default view) lists now: a draft's preview. */
+  latest(params: { path: any; query: any; body: any }, ctx: Context, limit: number): Promise<{ items: Record<string, unknown>[]; hasMore: boolean }>;
 }
 
 /** A GET list read of the catalogue that a monitor can save. */

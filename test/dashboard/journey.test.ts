@@ -285,7 +285,7 @@ describe('the dashboard in a browser', { timeout: 60_000 }, () => {
     await checkPage(viewer, '15-role-forbidden');
   });
 
-  it('shows a 402 with what to do, never a blank page', async () => {
+  it('shows a past-due organization its account, why data requests are refused (402) and where to pay', async () => {
     const { orgId } = await orgWithKey(t, 'Past due org', 'personal');
     const person = `pastdue.${Date.now()}@example.com`;
     await addMember(t.service.services.prisma, orgId, person, 'owner');
@@ -294,14 +294,18 @@ describe('the dashboard in a browser', { timeout: 60_000 }, () => {
     const token = await sessionToken(t, orgId, person);
     await pastDue.browserContext().setCookie({ name: 'ids_session', value: token, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
     await pastDue.goto(dashboard());
+    // the account's own pages are free to read: the Overview is there, not a refusal
+    await waitForHeading(pastDue, 'Overview');
     await pastDue.waitForSelector('[role="alert"]');
     const alert = await pastDue.$eval('[role="alert"]', (el) => el.textContent ?? '');
     expect(alert).toContain('Payment needed (402)');
     expect(alert).toContain('billing state is past_due');
-    expect(alert).toMatch(/add prepaid credit or move the organization to a plan/);
-    // signing out still works from there
-    await byName(pastDue, 'Sign out', 'button');
+    await byName(pastDue, 'Billing', 'link');
     await checkPage(pastDue, '16-payment-needed');
+    // while a data read over the same GraphQL door is refused, with the same reason
+    const refused = await call(t, 'POST', '/graphql', { token, body: { query: '{ entities(query: "Apple", limit: 1) { total } }' } });
+    expect(refused.status).toBe(402);
+    expect(JSON.stringify(refused.body)).toContain('billing state is past_due');
   });
 
   it('shows a 429 with when to try again', async () => {
@@ -322,16 +326,16 @@ describe('the dashboard in a browser', { timeout: 60_000 }, () => {
     await waitForHeading(busy, 'Overview');
     await busy.waitForSelector('.quota-grid');
     const [shell, overview] = [costs.get('Shell'), costs.get('OverviewPage')];
-    expect(shell).toBeGreaterThan(0);
-    expect(overview).toBeGreaterThan(0);
-    // a minute window that holds either operation, never both: loading the page again fills it
-    await prisma.orgQuota.create({ data: { orgId, meterClass: 'graphql', period: 'minute', limit: shell! + overview! - 1 } });
+    // the account's pages are the platform class, one unit per operation
+    expect([shell, overview]).toEqual([1, 1]);
+    // a minute window that holds one of the two, never both: loading the page again finds it full
+    await prisma.orgQuota.create({ data: { orgId, meterClass: 'platform', period: 'minute', limit: 1 } });
     cache.forgetOrg(orgId);
     await busy.reload();
     await busy.waitForSelector('[role="alert"]');
     const alert = await busy.$eval('[role="alert"]', (el) => el.textContent ?? '');
     expect(alert).toContain('Too many requests (429)');
-    expect(alert).toContain('The minute window of graphql requests');
+    expect(alert).toContain('The minute window of platform requests');
     expect(alert).toMatch(/Try again in \d+ seconds?\./);
     await byName(busy, 'Try again', 'button');
     await checkPage(busy, '17-rate-limited');

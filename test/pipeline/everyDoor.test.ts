@@ -11,6 +11,8 @@ import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { routes } from '../../catalogue/routes/index.ts';
+import { operationMeter } from '../../graphql/meters.ts';
+import { schema } from '../../schema/index.ts';
 import { validate } from '../../catalogue/pipeline.ts';
 import type { Route } from '../../catalogue/route.ts';
 import { meterClasses } from '../../prisma/seed.ts';
@@ -168,7 +170,8 @@ function doorsOf(route: Route): Door[] {
 /** What an API key may call: every route with a credential, except the dashboard's own and the operators'. */
 const keyRoutes = routes.filter((r) => (r.access === 'authenticated' || r.access === 'org') && !r.capabilities?.includes('operator'));
 
-const meterOf = (route: Route, door: Door) => (door === graphqlDoor ? 'graphql' : route.meter!);
+/** The class a door charges for a route: over GraphQL, its operation's (the account's own fields are the platform class there too). */
+const meterOf = (route: Route, door: Door) => (door === graphqlDoor ? operationMeter(schema, route.operation!, undefined, 1).meterClass : route.meter!);
 
 /** The classes with a price (the seeded rates): the ones billing can refuse. */
 const priced = new Set(meterClasses.filter((m) => m.ratePer1000CallsCents > 0).map((m) => m.key));

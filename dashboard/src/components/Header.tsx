@@ -12,6 +12,7 @@ import { ProblemNotice } from './States.tsx';
 export const HeaderFragment = graphql(`
   fragment HeaderMe on Principal {
     role
+    operator
     user {
       email
     }
@@ -88,6 +89,14 @@ export function Header(props: { me: FragmentType<typeof HeaderFragment> }) {
             Overview
           </NavLink>
           <NavLink to="/keys">API keys</NavLink>
+          <NavLink to="/requests">Requests</NavLink>
+          <NavLink to="/webhooks">Webhooks</NavLink>
+          <NavLink to="/streams">Streams</NavLink>
+          <NavLink to="/monitors">Monitors</NavLink>
+          <NavLink to="/billing">Billing</NavLink>
+          <NavLink to="/members">Members</NavLink>
+          <NavLink to="/audit-log">Audit log</NavLink>
+          {me.operator ? <NavLink to="/operator">Operator</NavLink> : null}
         </nav>
       </div>
       <div className="top-row account">

@@ -1,7 +1,10 @@
-// A new key's secret, shown this once: a copy button, and a warning that it cannot be shown again.
-import { useId, useState } from 'react';
+// A new secret (an API key's, a webhook endpoint's signing secret), shown this once: a copy button,
+// and a warning that it cannot be shown again, with what to do should it be lost.
+import { useId, useState, type ReactNode } from 'react';
 
-export function SecretOnce({ secret, name }: { secret: string; name: string }) {
+const keyAdvice = 'The service keeps only a hash of it. Store it in your secret manager; if it is lost, create another key and revoke this one.';
+
+export function SecretOnce({ secret, name, advice = keyAdvice }: { secret: string; name: string; advice?: ReactNode }) {
   const [copied, setCopied] = useState<'no' | 'yes' | 'failed'>('no');
   const labelId = useId();
   const fieldId = useId();
@@ -17,8 +20,7 @@ export function SecretOnce({ secret, name }: { secret: string; name: string }) {
     <section className="secret" aria-labelledby={labelId}>
       <h2 id={labelId}>Copy the secret of “{name}” now</h2>
       <p className="warning">
-        <strong>This is the only time it is shown.</strong> The service keeps only a hash of it. Store it in your secret manager; if it is lost, create another key
-        and revoke this one.
+        <strong>This is the only time it is shown.</strong> {advice}
       </p>
       <label htmlFor={fieldId}>Secret</label>
       <div className="secret-row">

@@ -75,12 +75,23 @@ export function ApiKeysPage() {
     <>
       <div className="page-head">
         <h1>API keys</h1>
-        <Link className="button primary" to="/keys/new">
-          Create key
-        </Link>
+        {canManageKeys(role) ? (
+          <Link className="button primary" to="/keys/new">
+            Create key
+          </Link>
+        ) : (
+          // the role may not: disabled, and the note below says why
+          <button type="button" className="primary" disabled aria-describedby="keys-role-note">
+            Create key
+          </button>
+        )}
       </div>
       <p className="muted">Programs call the API with a key in the <code>x-api-key</code> header. A key's secret is shown once, when it is created.</p>
-      {canManageKeys(role) ? null : <RoleNote role={role} />}
+      {canManageKeys(role) ? null : (
+        <div id="keys-role-note">
+          <RoleNote role={role} />
+        </div>
+      )}
       <p className="visually-hidden" role="status">
         {announcement}
       </p>

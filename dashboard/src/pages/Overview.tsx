@@ -1,8 +1,11 @@
 // Overview: the plan and billing state, credit, every quota window as a gauge, requests per meter
-// class over the last 24 hours and 30 days, and the latest errors. One GraphQL request.
+// class over the last 24 hours and 30 days, and the latest errors. One GraphQL request, charged
+// to the free platform class: an organization whose data requests are refused (402) still sees
+// all of it, and why, and where to pay.
 import { useQuery } from 'urql';
 import { RecentErrors } from '../components/RecentErrors.tsx';
 import { QuotaGauge } from '../components/QuotaGauge.tsx';
+import { Link } from 'react-router';
 import { Loading, ProblemNotice, useTitle } from '../components/States.tsx';
 import { UsageChart } from '../components/UsageChart.tsx';
 import { formatMoney, formatNumber, humanize } from '../format.ts';
@@ -27,6 +30,13 @@ const OverviewQuery = graphql(`
     credits {
       balanceCents
       lowBalance
+    }
+    dataAccess: billingQuote(calls: 1, meterClass: "data_read") {
+      allowed
+      gates {
+        code
+        message
+      }
     }
     limits {
       quotas {
@@ -72,6 +82,16 @@ export function OverviewPage() {
       </div>
       {result.fetching && !data ? <Loading what="the overview" /> : null}
       {result.error ? <ProblemNotice error={result.error} retry={() => refetch({ requestPolicy: 'network-only' })} /> : null}
+      {data && !data.dataAccess.allowed ? (
+        <div className="problem" role="alert">
+          <p>
+            <strong>Payment needed (402):</strong> data requests are refused now. {data.dataAccess.gates.map((gate) => gate.message).join(' ')}
+          </p>
+          <p>
+            Top up prepaid credit or change the plan on <Link to="/billing">Billing</Link>; account pages such as this one keep working.
+          </p>
+        </div>
+      ) : null}
       {data ? (
         <>
           <section aria-labelledby="plan-heading" className="cards">
