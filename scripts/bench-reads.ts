@@ -3,6 +3,13 @@
 // Prints req/s, p50 and p99 of each read and its ratio to the raw server measured next to it
 // (medians over the rounds): absolute figures drift on a shared machine, ratios much less.
 //
+// Two kinds of traffic (BENCH_MODE=hot|diverse|both, default both). Hot: one URL per read, over
+// and over, which the whole-answer cache serves. Diverse: every request drawn at random (a fixed
+// seed, BENCH_SEED) from all the distinct requests the corpus makes possible for the read (facts:
+// every ticker and tag × forms × limits, through REST and the same operation over GraphQL;
+// statements, segments and filings: every company × their options), the raw server answering the
+// same request: what a cache barely helps.
+//
 // The database is BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/ids_bench_reads,
 // created if missing). The corpus (../shared/data) is ingested into it when it holds none; the
 // ingest's time is printed either way. BENCH_FRESH=1 drops the database first (a new ingest).
@@ -105,27 +112,106 @@ interface Measured {
   p99: number;
 }
 
-async function load(url: string, read: Read, key: string): Promise<Measured> {
-  const result = await autocannon({
-    url: url + read.path,
-    method: read.method,
-    body: read.body,
-    headers: { 'x-api-key': key, ...(read.body ? { 'content-type': 'application/json' } : {}) },
-    connections,
-    duration: seconds,
-  });
-  if (result.non2xx || result.errors || result.timeouts) throw new Error(`${read.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-}
-
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+interface Spec {
+  method: 'GET' | 'POST';
+  path: string;
+  body?: string;
+}
+
+/** A read as it is measured: the requests drawn from, and the raw server's request for each. */
+interface Mix {
+  name: string;
+  kind: 'hot' | 'diverse';
+  service: Spec[];
+  raw: Spec[];
+}
+
+const mode = process.env.BENCH_MODE ?? 'both';
+const seed = Number(process.env.BENCH_SEED ?? 20261126);
+const limits = [5, 10, 25, 50];
+
+/** mulberry32: the same sequence of draws for the service and for the raw server. */
+function draws(from: number): () => number {
+  let a = from >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const get = (path: string): Spec => ({ method: 'GET', path });
+const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+
+/** Every distinct request of each read that the corpus in the database answers with data. */
+async function diverseMixes(): Promise<Mix[]> {
+  const db = await openDatabase({ kind: 'postgres', url: databaseUrl });
+  try {
+    const { prisma } = db;
+    const pairs = await prisma.$queryRaw<{ ticker: string; tag: string; form: string }[]>`
+      SELECT DISTINCT t.ticker, f.tag, f.form FROM "Fact" f JOIN "Ticker" t ON t.cik = f.cik
+      WHERE NOT f."hasDimensions" AND f.form IN ('10-K', '10-Q', '20-F', '40-F')`;
+    const statementCompanies = await prisma.$queryRaw<{ ticker: string; basis: string; periods: number }[]>`
+      SELECT t.ticker, s.basis, count(*)::int AS periods FROM "StatementPeriod" s JOIN "Ticker" t ON t.cik = s.cik
+      WHERE s."asReported" = 'latest' GROUP BY t.ticker, s.basis`;
+    const segmentCompanies = await prisma.$queryRaw<{ ticker: string }[]>`SELECT DISTINCT t.ticker FROM "SegmentPeriod" s JOIN "Ticker" t ON t.cik = s.cik`;
+    const filingForms = await prisma.$queryRaw<{ ticker: string; form: string }[]>`SELECT DISTINCT t.ticker, f.form FROM "Filing" f JOIN "Ticker" t ON t.cik = f.cik`;
+
+    const facts = pairs.flatMap(({ ticker, tag, form }) => limits.map((limit) => ({ ticker, tag, form, limit })));
+    const factPath = (f: (typeof facts)[number]) => `/v1/facts?${query(f)}`;
+    const statements = statementCompanies.flatMap(({ ticker, basis, periods }) =>
+      Array.from({ length: Math.min(periods, 40) }, (_, i) => `/v1/statements/all?${query({ ticker, period: basis, limit: i + 1 })}`),
+    );
+    const segments = segmentCompanies.map(({ ticker }) => `/v1/companies/segments?${query({ ticker })}`);
+    const filings = [...new Set(filingForms.map((f) => f.ticker))].flatMap((ticker) =>
+      [null, ...filingForms.filter((f) => f.ticker === ticker).map((f) => f.form)].flatMap((form) =>
+        Array.from({ length: 20 }, (_, i) => `/v1/filings?${query({ ticker, ...(form ? { form } : {}), limit: (i + 1) * 5 })}`),
+      ),
+    );
+    const same = (paths: string[]) => paths.map(get);
+    return [
+      { name: 'facts, REST', kind: 'diverse', service: same(facts.map(factPath)), raw: same(facts.map(factPath)) },
+      {
+        name: 'facts, the same operation via POST /graphql',
+        kind: 'diverse',
+        service: facts.map((f) => ({ method: 'POST', path: '/graphql', body: JSON.stringify({ query: print(FactsDocument), variables: { ...f, cik: null, unit: null } }) })),
+        raw: same(facts.map(factPath)),
+      },
+      { name: 'statements, REST', kind: 'diverse', service: same(statements), raw: same(statements) },
+      { name: 'segments, REST', kind: 'diverse', service: same(segments), raw: same(segments) },
+      { name: 'filings, REST', kind: 'diverse', service: same(filings), raw: same(filings) },
+    ];
+  } finally {
+    await db.close();
+  }
+}
+
+const hotMixes: Mix[] = reads.map((read) => ({ name: read.name, kind: 'hot', service: [read], raw: [rawFacts] }));
+
+async function loadMix(url: string, specs: Spec[], key: string): Promise<Measured> {
+  const next = draws(seed);
+  const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+  const result = await autocannon({
+    url,
+    connections,
+    duration: seconds,
+    requests: [{ setupRequest: (request: object) => ({ ...request, ...specs[Math.floor(next() * specs.length)]!, headers }) }],
+  });
+  if (result.non2xx || result.errors || result.timeouts) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
 const { key, ingest } = await prepare();
 console.log(ingest);
+const mixes = [...(mode === 'diverse' ? [] : hotMixes), ...(mode === 'hot' ? [] : await diverseMixes())].filter((m) => !only || m.name.includes(only));
 const env = { ...process.env, DATABASE_URL: databaseUrl, HOST: '127.0.0.1', PORT: '0', IDS_AUTO_INGEST: 'off', IDS_DEMO_ORG: 'off' };
 const service = await startProcess('npm', ['start', '--silent'], env, (line) => {
   if (!line.includes('"listening"')) return undefined;
@@ -134,35 +220,38 @@ const service = await startProcess('npm', ['start', '--silent'], env, (line) => 
 const raw = await startProcess(process.execPath, ['--import', 'tsx', 'scripts/bench-reads-raw.ts'], env, (line) => Number(line.match(/^listening (\d+)/)?.[1]) || undefined);
 
 try {
-  // Warm both (JIT, caches, connection pools) before measuring.
+  // Warm both (JIT, connection pools) before measuring; a diverse read's draws are not the ones warmed.
   for (const read of reads) await autocannon({ url: service.url + read.path, method: read.method, body: read.body, headers: { 'x-api-key': key, 'content-type': 'application/json' }, connections, amount: 200 });
   await autocannon({ url: raw.url + rawFacts.path, connections, amount: 500 });
 
-  const results = new Map<string, { service: Measured[]; raw: Measured[] }>(measured.map((r) => [r.name, { service: [], raw: [] }]));
+  const results = new Map<Mix, { service: Measured[]; raw: Measured[] }>(mixes.map((m) => [m, { service: [], raw: [] }]));
   for (let round = 1; round <= rounds; round++) {
-    for (const read of measured) {
-      const entry = results.get(read.name)!;
-      entry.raw.push(await load(raw.url, rawFacts, key));
-      entry.service.push(await load(service.url, read, key));
-      process.stderr.write(`round ${round}/${rounds}: ${read.name}\n`);
+    for (const mix of mixes) {
+      const entry = results.get(mix)!;
+      entry.raw.push(await loadMix(raw.url, mix.raw, key));
+      entry.service.push(await loadMix(service.url, mix.service, key));
+      process.stderr.write(`round ${round}/${rounds}: ${mix.kind} ${mix.name}\n`);
     }
   }
 
-  console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds, medians; ratio = this service / the raw facts server measured just before it`);
-  console.log(`${'request'.padEnd(58)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'p99/p50'.padStart(7)} ${'raw req/s'.padStart(9)} ${'ratio'.padStart(6)}`);
+  console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds, medians; ratio = this service / the raw server measured just before it (hot: the raw facts read; diverse: the same requests)`);
+  console.log(`${'read'.padEnd(60)} ${'traffic'.padEnd(7)} ${'distinct'.padStart(8)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'raw req/s'.padStart(9)} ${'ratio'.padStart(6)}`);
   const rps = new Map<string, number>();
-  for (const read of measured) {
-    const { service: s, raw: r } = results.get(read.name)!;
+  for (const mix of mixes) {
+    const { service: s, raw: r } = results.get(mix)!;
     const ratio = median(s.map((m, i) => m.rps / r[i]!.rps));
-    const p50 = median(s.map((m) => m.p50));
-    const p99 = median(s.map((m) => m.p99));
-    rps.set(read.name, median(s.map((m) => m.rps)));
+    rps.set(`${mix.kind} ${mix.name}`, median(s.map((m) => m.rps)));
+    const distinct = new Set(mix.service.map((spec) => `${spec.path} ${spec.body ?? ''}`)).size;
     console.log(
-      `${read.name.padEnd(58)} ${rps.get(read.name)!.toFixed(0).padStart(8)} ${p50.toFixed(1).padStart(7)} ${p99.toFixed(1).padStart(7)} ${(p99 / p50).toFixed(1).padStart(7)} ${median(r.map((m) => m.rps)).toFixed(0).padStart(9)} ${ratio.toFixed(3).padStart(6)}`,
+      `${mix.name.padEnd(60)} ${mix.kind.padEnd(7)} ${String(distinct).padStart(8)} ${rps.get(`${mix.kind} ${mix.name}`)!.toFixed(0).padStart(8)} ${median(s.map((m) => m.p50)).toFixed(1).padStart(7)} ${median(s.map((m) => m.p99)).toFixed(1).padStart(7)} ${median(r.map((m) => m.rps)).toFixed(0).padStart(9)} ${ratio.toFixed(3).padStart(6)}`,
     );
   }
-  const [restFacts, graphqlFacts] = reads;
-  if (rps.has(restFacts!.name) && rps.has(graphqlFacts!.name)) console.log(`REST/GraphQL (facts): ${(rps.get(restFacts!.name)! / rps.get(graphqlFacts!.name)!).toFixed(2)}`);
+  const pair = (kind: string, rest: string, graphql: string) => {
+    const [a, b] = [rps.get(`${kind} ${rest}`), rps.get(`${kind} ${graphql}`)];
+    if (a && b) console.log(`GraphQL/REST cost (${kind} facts): ${(a / b).toFixed(2)}×`);
+  };
+  pair('hot', reads[0]!.name, reads[1]!.name);
+  pair('diverse', 'facts, REST', 'facts, the same operation via POST /graphql');
 } finally {
   for (const { child } of [service, raw]) process.kill(-child.pid!, 'SIGTERM');
 }
