@@ -36,9 +36,12 @@ export function cikOf(value: string): string | null {
   return match ? match[1]!.padStart(10, '0') : null;
 }
 
-/** Class shares are written BRK.B, BRK/B or BRK-B; EDGAR's maps write BRK-B. */
+/**
+ * Class shares are written BRK.B, BRK/B or BRK-B; EDGAR's maps write BRK-B. A suffix is up to three
+ * characters: a warrant series is NE-WTA.
+ */
 export function tickerOf(value: string): string | null {
-  const match = value.trim().match(/^([A-Za-z][A-Za-z0-9]{0,5})(?:[.\-/]([A-Za-z0-9]{1,2}))?$/);
+  const match = value.trim().match(/^([A-Za-z][A-Za-z0-9]{0,5})(?:[.\-/]([A-Za-z0-9]{1,3}))?$/);
   return match ? (match[2] ? `${match[1]}-${match[2]}` : match[1]!).toUpperCase() : null;
 }
 

@@ -199,13 +199,25 @@ const hotMixes: Mix[] = reads.map((read) => ({ name: read.name, kind: 'hot', ser
 async function loadMix(url: string, specs: Spec[], key: string): Promise<Measured> {
   const next = draws(seed);
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+  let refused = '';
   const result = await autocannon({
     url,
     connections,
     duration: seconds,
-    requests: [{ setupRequest: (request: object) => ({ ...request, ...specs[Math.floor(next() * specs.length)]!, headers }) }],
+    requests: [
+      {
+        // one request at a time per connection: its context holds the request its answer is for
+        setupRequest: (request: object, context: { spec?: Spec }) => {
+          context.spec = specs[Math.floor(next() * specs.length)]!;
+          return { ...request, ...context.spec, headers };
+        },
+        onResponse: (status: number, body: string, context: { spec?: Spec }) => {
+          if (status >= 300 && !refused) refused = `${status} for ${context.spec?.method} ${context.spec?.path} ${context.spec?.body ?? ''}: ${body.slice(0, 300)}`;
+        },
+      },
+    ],
   });
-  if (result.non2xx || result.errors || result.timeouts) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  if (result.non2xx || result.errors || result.timeouts) throw new Error(`${url}: ${result.non2xx} non-2xx (${refused}), ${result.errors} errors, ${result.timeouts} timeouts`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
