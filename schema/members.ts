@@ -2,6 +2,7 @@
 // people did (resolvers/accounts/members.ts, invitations.ts, auditLog.ts). Each field names the
 // capability a person's role must grant (resolvers/roles.ts); the checks that depend on whom a
 // change is about (an owner, oneself) are made by the resolvers.
+import { meteredAsPlatform } from '../resolvers/metering.ts';
 import { acceptInvitation, invitationForPerson, invitationStatus, inviteMember, myInvitationsWhere, organizationInvitationsWhere, revokeInvitation } from '../resolvers/accounts/invitations.ts';
 import { auditLogWhere } from '../resolvers/accounts/auditLog.ts';
 import { organizationMembers, removeMember, transferOwnership, updateMemberRole, type MemberView } from '../resolvers/accounts/members.ts';
@@ -191,7 +192,7 @@ builder.mutationFields((t) => ({
 builder.queryFields((t) => ({
   invitation: t.prismaField({
     // the invitee is not a member yet: the link's token (or their own address) is what admits them
-    extensions: needs('read'),
+    extensions: { ...needs('read'), ...meteredAsPlatform },
     type: Invitation,
     description: 'An invitation as its link opens it, in any state (signed-in person only): with the `token` of the link, or without one when your address is the one invited.',
     args: { id: t.arg.string({ required: true }), token: t.arg.string({ description: 'The `token` of the invitation link' }) },

@@ -88,6 +88,7 @@ builder.queryFields((t) => ({
     },
   }),
   streamSubscription: t.prismaField({
+    extensions: meteredAsPlatform,
     type: StreamSubscription,
     description: 'One stream subscription of the organization (a deleted one is not found).',
     args: { id: t.arg.string({ required: true }) },

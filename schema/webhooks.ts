@@ -1,4 +1,5 @@
 // Webhook endpoints, their delivery attempts, and the event type catalog (SPEC 4.9, 6).
+import { meteredAsPlatform } from '../resolvers/metering.ts';
 import { ApiError } from '../core/errors.ts';
 import { requireOrg } from '../resolvers/access.ts';
 import { createEndpoint, deleteEndpoint, ownEndpoint, replayDelivery, rotateSecret, sendTest, updateEndpoint } from '../resolvers/webhooks.ts';
@@ -102,6 +103,7 @@ builder.queryFields((t) => ({
     },
   }),
   webhookEndpoint: t.prismaField({
+    extensions: meteredAsPlatform,
     type: WebhookEndpoint,
     description: 'One endpoint of the organization (a deleted one is not found).',
     args: { id: t.arg.string({ required: true }) },

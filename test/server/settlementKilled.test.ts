@@ -40,12 +40,12 @@ describe('kill -9 of an instance before its periodic settlement', { timeout: 60_
   const answered: { requestId: string; price: bigint }[] = [];
   const refused: string[] = [];
 
-  /** Mixed metered traffic from a few clients at once: REST data reads and GraphQL operations. */
+  /** Mixed priced traffic from a few clients at once: REST data reads and GraphQL data reads. */
   async function traffic(instance: ServiceProcess, perClient: number) {
     const one = async (i: number) => {
       const response =
         i % 3 === 2
-          ? await fetch(`${instance.url}/graphql`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ me { kind } }` }) })
+          ? await fetch(`${instance.url}/graphql`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify({ query: `{ entities(query: "a", limit: 1) { total } }` }) })
           : await fetch(`${instance.url}/v1/entities?q=${'abc'[i % 3]}`, { headers: { 'x-api-key': key } });
       const body = await response.text();
       if (response.status !== 200 || body.includes('"errors"')) refused.push(`${response.status} ${body.slice(0, 200)}`);
