@@ -142,6 +142,26 @@ const MeterClass = builder.prismaObject('MeterClass', {
   }),
 });
 
+const WorkflowStep = builder.objectRef<{ meterClass: string; calls: number }>('WorkflowStep').implement({
+  description: 'Calls of one meter class that a run of a workflow makes.',
+  fields: (t) => ({ meterClass: t.exposeString('meterClass'), calls: t.exposeInt('calls') }),
+});
+
+const Workflow = builder.objectRef<{ key: string; name: string; description: string; steps: { meterClass: string; calls: number }[] }>('Workflow').implement({
+  description: 'A named workflow that billingQuote prices as a whole: a run is priced as its steps.',
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'what billingQuote(workflow:) takes' }),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    steps: t.field({ type: [WorkflowStep], resolve: (w) => w.steps }),
+  }),
+});
+
+const TopUpLimits = builder.objectRef<{ minCents: number; maxCents: number }>('TopUpLimits').implement({
+  description: 'The amounts one credit top-up may be.',
+  fields: (t) => ({ minCents: t.exposeInt('minCents'), maxCents: t.exposeInt('maxCents') }),
+});
+
 const PricingCatalog = builder.objectRef<Awaited<ReturnType<typeof pricingCatalog>>>('PricingCatalog').implement({
   description: 'The public pricing catalog; not specific to any account.',
   fields: (t) => ({
@@ -149,6 +169,8 @@ const PricingCatalog = builder.objectRef<Awaited<ReturnType<typeof pricingCatalo
     starterGrant: t.field({ type: StarterGrant, resolve: (c) => c.starterGrant }),
     plans: t.field({ type: [Plan], resolve: (c) => c.plans }),
     meterRates: t.field({ type: [MeterClass], resolve: (c) => c.meters }),
+    workflows: t.field({ type: [Workflow], resolve: (c) => c.workflows }),
+    topUp: t.field({ type: TopUpLimits, resolve: (c) => c.topUp }),
   }),
 });
 

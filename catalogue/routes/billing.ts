@@ -26,10 +26,10 @@ import {
   type PaymentMethodFieldsFragment,
   type TopUpIntentFieldsFragment,
 } from '../operations/generated.ts';
-import { workflows } from '../../resolvers/billing/account.ts';
 import { entryTypes } from '../../resolvers/billing/ledger.ts';
 import { meterClasses } from '../../prisma/seed.ts';
-import { checkoutPlans, maxTopUpCents, minTopUpCents, refundWindowDays } from '../../resolvers/billing/processor.ts';
+import { checkoutPlans, refundWindowDays } from '../../resolvers/billing/processor.ts';
+import { maxTopUpCents, minTopUpCents, workflows } from '../../resolvers/billing/catalog.ts';
 import { listEnvelope, operationRoute, pageParams, viewParam } from '../route.ts';
 
 const cents = z.number().int();

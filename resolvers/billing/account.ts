@@ -6,7 +6,7 @@ import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import type { Context, Services } from '../context.ts';
 import { operatorCli, recordAuditBy, type AuditSource } from '../accounts/auditLog.ts';
-import { starterGrant } from './catalog.ts';
+import { starterGrant, workflows } from './catalog.ts';
 import { creditRoom, grantRoom, grantUsedUp, stateGate, subscriptionPlans, type Gate } from './gates.ts';
 import { appendEntry, currentPeriod, ensureAccount, lockAccount, millicentsPerCent, wholeCents } from './ledger.ts';
 
@@ -157,12 +157,6 @@ export async function resetGrant(ctx: Context, orgId: string) {
 }
 
 /** Named bundles of calls a quote can price at once. */
-export const workflows: Record<string, { description: string; steps: { meterClass: string; calls: number }[] }> = {
-  company_snapshot: { description: 'Entity, latest filings, facts and statements of one company', steps: [{ meterClass: 'data_read', calls: 5 }] },
-  agent_research_session: { description: 'An agent researching one company over MCP', steps: [{ meterClass: 'mcp', calls: 20 }] },
-  portfolio_review: { description: 'Analyze a portfolio and stress-test it', steps: [{ meterClass: 'analytics', calls: 2 }, { meterClass: 'data_read', calls: 10 }] },
-};
-
 /** POST /v1/billing/quote: the price and the gates that would fire now; reserves nothing (SPEC 8.9). */
 export async function quote(services: Services, orgId: string, ask: { meterClass?: string; workflow?: string; calls: number }) {
   const steps = ask.workflow ? workflows[ask.workflow]!.steps.map((s) => ({ ...s, calls: s.calls * ask.calls })) : [{ meterClass: ask.meterClass!, calls: ask.calls }];

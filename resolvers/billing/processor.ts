@@ -75,9 +75,6 @@ export function topUpTerms(amountCents: number) {
   return { amountCents, bonusCents, creditCents: amountCents + bonusCents, feeCents, chargedCents: amountCents + feeCents };
 }
 
-export const minTopUpCents = 500;
-export const maxTopUpCents = 1_000_000;
-
 /** A PaymentIntent for a credit purchase; credit arrives when the processor confirms it. */
 export async function createTopUp(ctx: Context, orgId: string, amountCents: number, options: { saveMethod?: boolean } = {}) {
   const customer = await ensureCustomer(ctx, orgId);

@@ -236,6 +236,24 @@ describe('quotes', () => {
   });
 });
 
+describe('the pricing catalog in the graph', () => {
+  it('lists the workflows a quote prices, each priced as its steps, and the amounts a top-up may be', async () => {
+    const org = await payg(1000);
+    const catalog = await call(t, 'POST', '/graphql', { key: org.key, body: { query: '{ pricingCatalog { workflows { key name steps { meterClass calls } } topUp { minCents maxCents } } }' } });
+    const { workflows, topUp } = catalog.body.data.pricingCatalog;
+    expect(workflows.map((w: { key: string }) => w.key)).toEqual(['company_snapshot', 'agent_research_session', 'portfolio_review']);
+    for (const w of workflows as { key: string; steps: { meterClass: string; calls: number }[] }[]) {
+      const run = await call(t, 'POST', '/v1/billing/quote', { key: org.key, body: { workflow: w.key, calls: 1 } });
+      let stepsPriced = 0;
+      for (const step of w.steps) stepsPriced += (await call(t, 'POST', '/v1/billing/quote', { key: org.key, body: { meterClass: step.meterClass, calls: step.calls } })).body.estimatedMillicents;
+      expect(run.body.estimatedMillicents).toBe(stepsPriced);
+    }
+    expect(topUp).toEqual({ minCents: 500, maxCents: 1_000_000 });
+    const owner = await sessionToken(t, org.orgId, `owner.${Date.now()}@example.com`);
+    expectEnvelope(await call(t, 'POST', '/v1/billing/credits/topup', { token: owner, body: { amountCents: topUp.minCents - 1 } }), 400, 'validation_error');
+  });
+});
+
 describe('operator commands', () => {
   it('credits:adjust writes an adjustment and billing:set-plan moves the plan, applied at once', async () => {
     const org = await orgWithKey(t);

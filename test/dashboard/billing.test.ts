@@ -14,7 +14,7 @@ import { starterGrant } from '../../resolvers/billing/catalog.ts';
 import { topUpTerms } from '../../resolvers/billing/processor.ts';
 import { call, eventually, freePort, orgWithKey, sessionToken, startTestService, type TestService } from '../harness.ts';
 import { startStripeServer, type StripeServer } from '../support/stripeServer.ts';
-import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, screenshot, waitForHeading, watchedPage, type PageWatch } from './browser.ts';
+import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, openPage, screenshot, waitForHeading, type PageWatch } from './browser.ts';
 
 const webhookSecret = 'whsec_dashboard';
 const publishableKey = 'pk_test_dashboard_billing';
@@ -83,10 +83,7 @@ afterEach(() => {
 });
 
 async function newPage(token: string, width = 1200): Promise<Page> {
-  const context = await browser.createBrowserContext();
-  const { page, watch } = await watchedPage(context);
-  watches.push(watch);
-  await page.setViewport({ width, height: 900 });
+  const page = await openPage(browser, watches, { width, session: token });
   await page.setRequestInterception(true);
   page.on('request', (request) => {
     if (request.url().startsWith('https://js.stripe.com/')) {
@@ -94,7 +91,6 @@ async function newPage(token: string, width = 1200): Promise<Page> {
       void request.respond({ status: 200, contentType: 'application/javascript', body: processorStub });
     } else void request.continue();
   });
-  await context.setCookie({ name: 'ids_session', value: token, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
   return page;
 }
 

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -99,6 +99,26 @@ export async function watchedPage(browser: Browser | Awaited<ReturnType<Browser[
     });
   });
   return { page, watch };
+}
+
+/**
+ * A watched page at a desktop width (or `width`), in a new browser context when given the browser,
+ * signed in when given a session token; its watch joins `watches`, which each test's afterEach empties.
+ */
+export async function openPage(owner: Browser | BrowserContext, watches: PageWatch[], options: { width?: number; session?: string } = {}): Promise<Page> {
+  const context = 'createBrowserContext' in owner ? await owner.createBrowserContext() : owner;
+  const { page, watch } = await watchedPage(context);
+  watches.push(watch);
+  await page.setViewport({ width: options.width ?? 1200, height: 900 });
+  if (options.session) await context.setCookie({ name: 'ids_session', value: options.session, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
+  return page;
+}
+
+/** The page's session as a Cookie header, for calls the test makes as the signed-in person; the cookie must be HttpOnly. */
+export async function sessionCookie(page: Page): Promise<string> {
+  const session = (await page.browserContext().cookies()).find((c) => c.name === 'ids_session');
+  if (!session?.httpOnly) throw new Error(session ? 'the session cookie is readable by scripts' : 'no session cookie');
+  return `ids_session=${session.value}`;
 }
 
 /** Waits for an element by its accessible name (and role), as a person or a screen reader finds it. */

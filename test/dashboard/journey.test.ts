@@ -12,7 +12,7 @@ import { setPlan } from '../../resolvers/billing/account.ts';
 import { addMember } from '../../resolvers/orgs.ts';
 import { call, eventually, freePort, orgWithKey, sessionToken, startTestService, type TestService } from '../harness.ts';
 import { startSmtpServer, type SmtpServer } from '../support/smtpServer.ts';
-import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, waitForHeading, watchedPage, type PageWatch } from './browser.ts';
+import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, openPage, sessionCookie, waitForHeading, type PageWatch } from './browser.ts';
 
 let smtp: SmtpServer;
 let t: TestService;
@@ -38,12 +38,7 @@ afterEach(() => {
   expect(problems).toEqual([]);
 });
 
-async function newPage(context?: BrowserContext, width = 1200): Promise<Page> {
-  const { page, watch } = await watchedPage(context ?? (await browser.createBrowserContext()));
-  watches.push(watch);
-  await page.setViewport({ width, height: 900 });
-  return page;
-}
+const newPage = (context?: BrowserContext, width = 1200) => openPage(context ?? browser, watches, { width });
 
 const dashboard = (route = '') => `${base}/dashboard${route}`;
 
@@ -52,12 +47,6 @@ async function emailedCode(email: string): Promise<string> {
   return /\b(\d{6})\b/.exec(message.subject ?? '')![1]!;
 }
 
-async function sessionCookie(page: Page): Promise<string> {
-  const cookies = await page.browserContext().cookies();
-  const session = cookies.find((c) => c.name === 'ids_session');
-  expect(session?.httpOnly).toBe(true);
-  return `ids_session=${session!.value}`;
-}
 
 /** Rows of the keys table by the name in their first cell. */
 const keyRowNames = (page: Page) => page.$$eval('table.keys tbody tr th[scope="row"]', (cells) => cells.map((c) => c.textContent?.trim() ?? ''));

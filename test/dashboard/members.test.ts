@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../core/ids.ts';
 import { call, eventually, freePort, startTestService, type TestService } from '../harness.ts';
 import { startSmtpServer, type ReceivedMessage, type SmtpServer } from '../support/smtpServer.ts';
-import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, waitForHeading, watchedPage, type PageWatch } from './browser.ts';
+import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, openPage, sessionCookie, waitForHeading, type PageWatch } from './browser.ts';
 
 let smtp: SmtpServer;
 let t: TestService;
@@ -35,12 +35,7 @@ afterEach(() => {
   expect(problems).toEqual([]);
 });
 
-async function newPage(context: BrowserContext, width = 1200): Promise<Page> {
-  const { page, watch } = await watchedPage(context);
-  watches.push(watch);
-  await page.setViewport({ width, height: 900 });
-  return page;
-}
+const newPage = (context: BrowserContext, width = 1200) => openPage(context, watches, { width });
 
 const dashboard = (route = '') => `${base}/dashboard${route}`;
 const stamp = Date.now().toString(36);
@@ -65,10 +60,6 @@ async function signInWithCode(page: Page, email: string): Promise<void> {
   await (await byName(page, 'Sign in', 'button')).click();
 }
 
-async function sessionCookie(page: Page): Promise<string> {
-  const session = (await page.browserContext().cookies()).find((c) => c.name === 'ids_session');
-  return `ids_session=${session!.value}`;
-}
 
 /** The text of the table rows whose first cell is `name`. */
 const rowText = (page: Page, table: string, name: string) =>

@@ -12,7 +12,7 @@ import { fixtureSource } from '../data/fixtureSource.ts';
 import { call, eventually, freePort, orgWithKey, sessionToken, startTestService, type TestService } from '../harness.ts';
 import { startSmtpServer, type SmtpServer } from '../support/smtpServer.ts';
 import { WebhookReceiver } from '../support/webhookReceiver.ts';
-import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, waitForHeading, watchedPage, type PageWatch } from './browser.ts';
+import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, openPage, waitForHeading, type PageWatch } from './browser.ts';
 
 let smtp: SmtpServer;
 let t: TestService;
@@ -69,14 +69,7 @@ afterEach(() => {
 const dashboard = (route = '') => `${base}/dashboard${route}`;
 
 /** A page of a new browser context signed in with this session token. */
-async function signedIn(token: string, width = 1200): Promise<Page> {
-  const context = await browser.createBrowserContext();
-  const { page, watch } = await watchedPage(context);
-  watches.push(watch);
-  await page.setViewport({ width, height: 900 });
-  await context.setCookie({ name: 'ids_session', value: token, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
-  return page;
-}
+const signedIn = (token: string, width = 1200) => openPage(browser, watches, { width, session: token });
 
 const mainText = (page: Page) => page.$eval('main', (m) => m.textContent ?? '');
 const waitForText = (page: Page, text: string, timeout = 15_000) => page.waitForFunction((wanted) => document.querySelector('main')?.textContent?.includes(wanted), { timeout }, text);

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../resolvers/apiKeys.ts';
 import { call, eventually, freePort, orgWithKey, sessionToken, startTestService, type TestService } from '../harness.ts';
-import { byName, checkPage, ensureDashboardBuilt, launchBrowser, waitForHeading, watchedPage, type PageWatch } from './browser.ts';
+import { byName, checkPage, ensureDashboardBuilt, launchBrowser, openPage, waitForHeading, type PageWatch } from './browser.ts';
 
 let t: TestService;
 let browser: Browser;
@@ -34,13 +34,7 @@ afterEach(() => {
 
 const dashboard = (route = '') => `${base}/dashboard${route}`;
 
-async function signedInPage(token: string, width = 1200): Promise<Page> {
-  const { page, watch } = await watchedPage(await browser.createBrowserContext());
-  watches.push(watch);
-  await page.setViewport({ width, height: 900 });
-  await page.browserContext().setCookie({ name: 'ids_session', value: token, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
-  return page;
-}
+const signedInPage = (token: string, width = 1200) => openPage(browser, watches, { width, session: token });
 
 /** What each row of the log asks for ("GET /v1/me", "GraphQL Shell"), top to bottom. */
 const rowLabels = (page: Page) => page.$$eval('table.requests tbody th[scope="row"] a', (links) => links.map((a) => a.textContent?.trim() ?? ''));

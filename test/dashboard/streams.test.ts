@@ -7,7 +7,7 @@
 import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, freePort, orgWithKey, sessionToken, startTestService, type TestService } from '../harness.ts';
-import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, waitForHeading, watchedPage, type PageWatch } from './browser.ts';
+import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, openPage, waitForHeading, type PageWatch } from './browser.ts';
 
 let t: TestService;
 let browser: Browser;
@@ -37,14 +37,7 @@ afterEach(() => {
 
 const dashboard = (route = '') => `${base}/dashboard${route}`;
 
-async function ownerPage(width = 1200): Promise<Page> {
-  const context = await browser.createBrowserContext();
-  const { page, watch } = await watchedPage(context);
-  watches.push(watch);
-  await page.setViewport({ width, height: 900 });
-  await context.setCookie({ name: 'ids_session', value: token, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
-  return page;
-}
+const ownerPage = (width = 1200) => openPage(browser, watches, { width, session: token });
 
 /** A key made through the API, as a program would (the CLI's session): its api_key.created event. */
 async function makeKey(name: string) {

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, orgWithKey, sessionToken, startTestService, type TestService } from '../harness.ts';
 import { WebhookReceiver } from '../support/webhookReceiver.ts';
-import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, waitForHeading, watchedPage, type PageWatch } from './browser.ts';
+import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, openPage, waitForHeading, type PageWatch } from './browser.ts';
 
 let t: TestService;
 let browser: Browser;
@@ -41,16 +41,14 @@ const dashboard = (route = '') => `${base}/dashboard${route}`;
 
 /** A page signed in as a member of the organization with `role`. */
 async function signedIn(role: 'owner' | 'viewer', width = 1200): Promise<Page> {
-  const context = await browser.createBrowserContext();
-  const { page, watch } = await watchedPage(context);
-  watches.push(watch);
-  // the pages, and their refreshes while a delivery is pending, fit the smallest plan's window
-  page.on('response', (response) => {
-    if (response.url().endsWith('/graphql') && response.status() === 429) watch.problems.push(`429 from /graphql: ${response.request().postData()?.slice(0, 80)}`);
-  });
-  await page.setViewport({ width, height: 900 });
   const token = await sessionToken(t, org.orgId, `${role}.${Date.now()}@example.com`, false, role);
-  await context.setCookie({ name: 'ids_session', value: token, domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' });
+  const page = await openPage(browser, watches, { width, session: token });
+  // the pages, and their refreshes while a delivery is pending, fit the smallest plan's window
+  const throttled: PageWatch = { problems: [] };
+  watches.push(throttled);
+  page.on('response', (response) => {
+    if (response.url().endsWith('/graphql') && response.status() === 429) throttled.problems.push(`429 from /graphql: ${response.request().postData()?.slice(0, 80)}`);
+  });
   return page;
 }
 

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { useMutation } from 'urql';
 import { graphql, useFragment, type FragmentType } from '../gql';
 import { formatDateTime } from '../format.ts';
-import { ProblemNotice } from './States.tsx';
+import { ConfirmAction } from './ConfirmAction.tsx';
 
 export const ApiKeyRowFragment = graphql(`
   fragment ApiKeyRow on ApiKey {
@@ -60,20 +60,17 @@ export function ApiKeyRow(props: { apiKey: FragmentType<typeof ApiKeyRowFragment
       {confirming && !key.revokedAt ? (
         <tr className="confirm-row">
           <td colSpan={props.columns}>
-            <div className="confirm" role="group" aria-label={`Revoke ${key.name}`}>
-              <p>
-                Revoke <strong>{key.name}</strong>? Every program using it is refused from the next request, on every instance. This cannot be undone.
-              </p>
-              <div className="actions">
-                <button type="button" className="danger" disabled={revoked.fetching} onClick={() => void revoke({ id: key.id })}>
-                  Revoke key
-                </button>
-                <button type="button" onClick={() => setConfirming(false)}>
-                  Cancel
-                </button>
-              </div>
-              {revoked.error ? <ProblemNotice error={revoked.error} context="Revoking" /> : null}
-            </div>
+            <ConfirmAction
+              label={`Revoke ${key.name}`}
+              action="Revoke key"
+              busy={revoked.fetching}
+              onConfirm={() => void revoke({ id: key.id })}
+              onCancel={() => setConfirming(false)}
+              error={revoked.error}
+              errorContext="Revoking"
+            >
+              Revoke <strong>{key.name}</strong>? Every program using it is refused from the next request, on every instance. This cannot be undone.
+            </ConfirmAction>
           </td>
         </tr>
       ) : null}

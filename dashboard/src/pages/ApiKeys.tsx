@@ -1,6 +1,7 @@
 // API keys: the organization's keys (revoked ones on request), creating, rotating and revoking
 // them. A key created elsewhere (another tab, the CLI) appears at once: the page subscribes to
 // keyAdded over graphql-ws.
+import { Pager } from '../components/Pager.tsx';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery, useSubscription } from 'urql';
@@ -130,14 +131,7 @@ export function ApiKeysPage() {
           </table>
         </ScrollingTable>
       ) : null}
-      {result.data?.apiKeys.pageInfo.hasNextPage || after ? (
-        <nav className="pager" aria-label="Pages of keys">
-          {after ? <Link to={`/keys${showRevoked ? '?revoked=show' : ''}`}>Newest keys</Link> : null}
-          {result.data?.apiKeys.pageInfo.hasNextPage && result.data.apiKeys.pageInfo.endCursor ? (
-            <Link to={`/keys?${new URLSearchParams({ ...(showRevoked ? { revoked: 'show' } : {}), after: result.data.apiKeys.pageInfo.endCursor })}`}>Older keys</Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <Pager label="Pages of keys" after={after} pageInfo={result.data?.apiKeys.pageInfo} first="Newest keys" next="Older keys" />
     </>
   );
 }

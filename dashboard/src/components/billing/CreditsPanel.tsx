@@ -39,10 +39,6 @@ const CreateTopUp = graphql(`
   }
 `);
 
-/** resolvers/billing/processor.ts minTopUpCents and maxTopUpCents */
-const minTopUp = 500;
-const maxTopUp = 1_000_000;
-
 export interface TopUpStarted {
   creditCents: number;
   chargedCents: number;
@@ -50,6 +46,8 @@ export interface TopUpStarted {
 
 export function CreditsPanel(props: {
   credits: FragmentType<typeof CreditsPanelFragment>;
+  /** the amounts one top-up may be (the pricing catalog's) */
+  topUpLimits: { minCents: number; maxCents: number };
   canManage: boolean;
   publishableKey: string | null;
   /** the payment is with the processor: watch for the credit */
@@ -71,8 +69,9 @@ export function CreditsPanel(props: {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const cents = parseDollars(amount);
-    if (cents === null || cents < minTopUp || cents > maxTopUp) {
-      setAmountError(`Enter an amount in dollars from ${formatMoney(minTopUp)} to ${formatMoney(maxTopUp)}.`);
+    const { minCents, maxCents } = props.topUpLimits;
+    if (cents === null || cents < minCents || cents > maxCents) {
+      setAmountError(`Enter an amount in dollars from ${formatMoney(minCents)} to ${formatMoney(maxCents)}.`);
       return;
     }
     setAmountError('');

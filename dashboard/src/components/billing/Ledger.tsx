@@ -1,7 +1,8 @@
 // The credit ledger, newest first, a page at a time by cursor; `?type=` narrows it to one kind of
 // entry and `?after=` is the page, so either can be shared.
+import { Pager } from '../Pager.tsx';
 import { useEffect, useId } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { graphql } from '../../gql';
 import { formatDateTime } from '../../format.ts';
@@ -53,13 +54,6 @@ export function Ledger({ version }: { version: number }) {
     // another filter starts from the newest entry
     next.delete('after');
     setParams(next, { preventScrollReset: true });
-  };
-  const pageLink = (cursor: string | null) => {
-    const next = new URLSearchParams(params);
-    if (cursor) next.set('after', cursor);
-    else next.delete('after');
-    const query = next.toString();
-    return `/billing${query ? `?${query}` : ''}`;
   };
 
   const page = result.data?.creditTransactions;
@@ -117,12 +111,7 @@ export function Ledger({ version }: { version: number }) {
           </table>
         </ScrollingTable>
       ) : null}
-      {page && (page.pageInfo.hasNextPage || after) ? (
-        <nav className="pager" aria-label="Pages of the credit ledger">
-          {after ? <Link to={pageLink(null)}>Newest entries</Link> : null}
-          {page.pageInfo.hasNextPage && page.pageInfo.endCursor ? <Link to={pageLink(page.pageInfo.endCursor)}>Older entries</Link> : null}
-        </nav>
-      ) : null}
+      {page ? <Pager label="Pages of the credit ledger" after={after} pageInfo={page.pageInfo} first="Newest entries" next="Older entries" /> : null}
     </section>
   );
 }

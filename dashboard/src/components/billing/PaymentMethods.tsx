@@ -7,6 +7,7 @@ import { graphql, useFragment, type FragmentType } from '../../gql';
 import { formatDateTime, humanize } from '../../format.ts';
 import { Empty, ProblemNotice, ScrollingTable } from '../States.tsx';
 import { ProcessorForm } from './ProcessorForm.tsx';
+import { ConfirmAction } from '../ConfirmAction.tsx';
 
 export const PaymentMethodFragment = graphql(`
   fragment PaymentMethodRow on PaymentMethod {
@@ -110,20 +111,17 @@ function MethodRow(props: { method: FragmentType<typeof PaymentMethodFragment>; 
         <tr className="confirm-row">
           <td colSpan={6}>
             {confirming ? (
-              <div className="confirm" role="group" aria-label={`Remove ${name}`}>
-                <p>
-                  Remove <strong>{name}</strong>? It is detached at the payment processor{method.isPrimary ? ' and the next card becomes primary' : ''}.
-                </p>
-                <div className="actions">
-                  <button type="button" className="danger" disabled={removed.fetching} onClick={() => void remove({ id: method.id })}>
-                    Remove card
-                  </button>
-                  <button type="button" onClick={() => setConfirming(false)}>
-                    Cancel
-                  </button>
-                </div>
-                {removed.error ? <ProblemNotice error={removed.error} context="Removing the card" /> : null}
-              </div>
+              <ConfirmAction
+                label={`Remove ${name}`}
+                action="Remove card"
+                busy={removed.fetching}
+                onConfirm={() => void remove({ id: method.id })}
+                onCancel={() => setConfirming(false)}
+                error={removed.error}
+                errorContext="Removing the card"
+              >
+                Remove <strong>{name}</strong>? It is detached at the payment processor{method.isPrimary ? ' and the next card becomes primary' : ''}.
+              </ConfirmAction>
             ) : null}
             {updated.error ? <ProblemNotice error={updated.error} context="Changing the card" /> : null}
           </td>

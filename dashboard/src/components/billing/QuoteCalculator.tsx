@@ -16,6 +16,14 @@ export const QuoteChoicesFragment = graphql(`
       description
       ratePer1000CallsCents
     }
+    workflows {
+      key
+      name
+      steps {
+        meterClass
+        calls
+      }
+    }
   }
 `);
 
@@ -39,17 +47,14 @@ const QuoteQuery = graphql(`
   }
 `);
 
-/** The service's named workflows (resolvers/billing/account.ts `workflows`); a run is priced as its steps. */
-const workflows: Record<string, string> = {
-  company_snapshot: 'Company snapshot (5 data reads a run)',
-  agent_research_session: 'Agent research session (20 MCP calls a run)',
-  portfolio_review: 'Portfolio review (2 analytics calls and 10 data reads a run)',
-};
+/** "Portfolio review (2 analytics and 10 data_read calls a run)": a run is priced as its steps. */
+const workflowLabel = (w: { name: string; steps: { meterClass: string; calls: number }[] }) =>
+  `${w.name} (${w.steps.map((s) => `${formatNumber(s.calls)} ${s.meterClass}`).join(' and ')} calls a run)`;
 const workflowPrefix = 'workflow:';
 const maxCalls = 10_000_000;
 
 export function QuoteCalculator(props: { catalog: FragmentType<typeof QuoteChoicesFragment> }) {
-  const { meterRates } = useFragment(QuoteChoicesFragment, props.catalog);
+  const { meterRates, workflows } = useFragment(QuoteChoicesFragment, props.catalog);
   const [params, setParams] = useSearchParams();
   const asked = params.get('quote');
   const askedCalls = Number(params.get('calls'));
@@ -101,9 +106,9 @@ export function QuoteCalculator(props: { catalog: FragmentType<typeof QuoteChoic
               ))}
             </optgroup>
             <optgroup label="Workflows">
-              {Object.entries(workflows).map(([key, name]) => (
-                <option key={key} value={`${workflowPrefix}${key}`}>
-                  {name}
+              {workflows.map((w) => (
+                <option key={w.key} value={`${workflowPrefix}${w.key}`}>
+                  {workflowLabel(w)}
                 </option>
               ))}
             </optgroup>

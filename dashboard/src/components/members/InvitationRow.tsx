@@ -4,8 +4,8 @@ import { useState } from 'react';
 import { useMutation } from 'urql';
 import { formatDateTime } from '../../format.ts';
 import { graphql, useFragment, type FragmentType } from '../../gql';
-import { ProblemNotice } from '../States.tsx';
 import { roleName } from './roleChoices.ts';
+import { ConfirmAction } from '../ConfirmAction.tsx';
 
 export const InvitationRowFragment = graphql(`
   fragment InvitationRow on Invitation {
@@ -52,20 +52,17 @@ export function InvitationRow(props: { invitation: FragmentType<typeof Invitatio
       {confirming ? (
         <tr className="confirm-row">
           <td colSpan={props.columns}>
-            <div className="confirm" role="group" aria-label={`Revoke the invitation of ${invitation.email}`}>
-              <p>
-                Revoke the invitation of <strong>{invitation.email}</strong>? Its link stops working at once; you can invite the address again later.
-              </p>
-              <div className="actions">
-                <button type="button" className="danger" disabled={revoked.fetching} onClick={() => void revoke({ id: invitation.id })}>
-                  Revoke invitation
-                </button>
-                <button type="button" onClick={() => setConfirming(false)}>
-                  Cancel
-                </button>
-              </div>
-              {revoked.error ? <ProblemNotice error={revoked.error} context="Revoking the invitation" /> : null}
-            </div>
+            <ConfirmAction
+              label={`Revoke the invitation of ${invitation.email}`}
+              action="Revoke invitation"
+              busy={revoked.fetching}
+              onConfirm={() => void revoke({ id: invitation.id })}
+              onCancel={() => setConfirming(false)}
+              error={revoked.error}
+              errorContext="Revoking the invitation"
+            >
+              Revoke the invitation of <strong>{invitation.email}</strong>? Its link stops working at once; you can invite the address again later.
+            </ConfirmAction>
           </td>
         </tr>
       ) : null}

@@ -11,6 +11,7 @@ import type { Role } from '../../gql/graphql.ts';
 import { canManageMembers, canManageOwnership } from '../../roles.tsx';
 import { ProblemNotice } from '../States.tsx';
 import { roleChoices, roleName } from './roleChoices.ts';
+import { ConfirmAction } from '../ConfirmAction.tsx';
 
 export const MemberRowFragment = graphql(`
   fragment MemberRow on Member {
@@ -130,27 +131,24 @@ export function MemberRow(props: {
       {confirming ? (
         <tr className="confirm-row">
           <td colSpan={props.columns}>
-            <div className="confirm" role="group" aria-label={yourself ? 'Leave the organization' : `Remove ${member.email}`}>
-              <p>
-                {yourself ? (
-                  <>Leave this organization? You lose access to it at once; only an invitation brings you back.</>
-                ) : (
-                  <>
-                    Remove <strong>{member.email}</strong> ({roleName(member.role)})? They lose access to this organization from their next request; the organization's API keys keep
-                    working.
-                  </>
-                )}
-              </p>
-              <div className="actions">
-                <button type="button" className="danger" disabled={removed.fetching} onClick={() => void confirmRemove()}>
-                  {yourself ? 'Leave organization' : 'Remove member'}
-                </button>
-                <button type="button" onClick={() => setConfirming(false)}>
-                  Cancel
-                </button>
-              </div>
-              {removed.error ? <ProblemNotice error={removed.error} context={yourself ? 'Leaving' : 'Removing'} /> : null}
-            </div>
+            <ConfirmAction
+              label={yourself ? 'Leave the organization' : `Remove ${member.email}`}
+              action={yourself ? 'Leave organization' : 'Remove member'}
+              busy={removed.fetching}
+              onConfirm={() => void confirmRemove()}
+              onCancel={() => setConfirming(false)}
+              error={removed.error}
+              errorContext={yourself ? 'Leaving' : 'Removing'}
+            >
+              {yourself ? (
+                <>Leave this organization? You lose access to it at once; only an invitation brings you back.</>
+              ) : (
+                <>
+                  Remove <strong>{member.email}</strong> ({roleName(member.role)})? They lose access to this organization from their next request; the organization's API keys keep
+                  working.
+                </>
+              )}
+            </ConfirmAction>
           </td>
         </tr>
       ) : null}

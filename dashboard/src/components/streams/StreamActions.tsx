@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { useMutation } from 'urql';
 import { graphql } from '../../gql';
 import { ProblemNotice } from '../States.tsx';
+import { ConfirmAction } from '../ConfirmAction.tsx';
 
 const SetStreamSubscriptionStatus = graphql(`
   mutation SetStreamSubscriptionStatus($id: String!, $status: String!) {
@@ -54,20 +55,17 @@ export function StreamActions(props: { id: string; name: string; status: string;
       </div>
       {toggled.error ? <ProblemNotice error={toggled.error} context={enabled ? 'Disabling' : 'Enabling'} /> : null}
       {confirming ? (
-        <div className="confirm" role="group" aria-label={`Delete ${props.name}`}>
-          <p>
-            Delete <strong>{props.name}</strong>? Its readers (polling or live) stop being served, and it leaves the list; its records stay in exports. This cannot be undone.
-          </p>
-          <div className="actions">
-            <button type="button" className="danger" onClick={() => void doDelete()} disabled={deleted.fetching}>
-              Delete stream
-            </button>
-            <button type="button" onClick={() => setConfirming(false)}>
-              Cancel
-            </button>
-          </div>
-          {deleted.error ? <ProblemNotice error={deleted.error} context="Deleting" /> : null}
-        </div>
+        <ConfirmAction
+          label={`Delete ${props.name}`}
+          action="Delete stream"
+          busy={deleted.fetching}
+          onConfirm={() => void doDelete()}
+          onCancel={() => setConfirming(false)}
+          error={deleted.error}
+          errorContext="Deleting"
+        >
+          Delete <strong>{props.name}</strong>? Its readers (polling or live) stop being served, and it leaves the list; its records stay in exports. This cannot be undone.
+        </ConfirmAction>
       ) : null}
     </div>
   );

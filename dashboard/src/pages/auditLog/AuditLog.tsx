@@ -2,6 +2,7 @@
 // time, narrowed to one action or one actor. The filters and the page are in the address
 // (?action=, ?actor=, ?after=), so a view can be shared. One GraphQL request: the entries, the
 // audited actions (from the event type catalog) and the members, to filter by.
+import { Pager } from '../../components/Pager.tsx';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
@@ -160,12 +161,7 @@ export function AuditLogPage() {
               </table>
             </ScrollingTable>
           ) : null}
-          {data?.auditLog.pageInfo.hasNextPage || after ? (
-            <nav className="pager" aria-label="Pages of the audit log">
-              {after ? <Link to={href({ after: null })}>Newest entries</Link> : null}
-              {data?.auditLog.pageInfo.hasNextPage && data.auditLog.pageInfo.endCursor ? <Link to={href({ after: data.auditLog.pageInfo.endCursor })}>Older entries</Link> : null}
-            </nav>
-          ) : null}
+          <Pager label="Pages of the audit log" after={after} pageInfo={data?.auditLog.pageInfo} first="Newest entries" next="Older entries" />
         </>
       )}
     </>

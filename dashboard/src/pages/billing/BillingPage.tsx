@@ -47,6 +47,10 @@ const BillingQuery = graphql(`
     pricingCatalog {
       ...PlanChoices
       ...QuoteChoices
+      topUp {
+        minCents
+        maxCents
+      }
     }
   }
 `);
@@ -144,6 +148,7 @@ export function BillingPage() {
             <PlanPanel billing={data.billing} catalog={data.pricingCatalog} canManage={canManage} checkout={params.get('checkout')} />
             <CreditsPanel
               credits={data.credits}
+              topUpLimits={data.pricingCatalog.topUp}
               canManage={canManage}
               publishableKey={publishableKey}
               confirmed={confirmedTopUps}

@@ -1,6 +1,7 @@
 // Members: the organization's people with their roles, changing a role, removing someone, and
 // (for owners and admins) the pending invitations. One GraphQL request: owners and admins ask
 // for the invitations too, which another role may not read, so each asks its own document.
+import { Pager } from '../../components/Pager.tsx';
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
@@ -213,14 +214,7 @@ export function MembersPage() {
               </table>
             </ScrollingTable>
           ) : null}
-          {invitations?.pageInfo.hasNextPage || invitationsAfter ? (
-            <nav className="pager" aria-label="Pages of invitations">
-              {invitationsAfter ? <Link to={pageLink({ invitationsAfter: null })}>Newest invitations</Link> : null}
-              {invitations?.pageInfo.hasNextPage && invitations.pageInfo.endCursor ? (
-                <Link to={pageLink({ invitationsAfter: invitations.pageInfo.endCursor })}>Older invitations</Link>
-              ) : null}
-            </nav>
-          ) : null}
+          <Pager label="Pages of invitations" param="invitationsAfter" after={invitationsAfter} pageInfo={invitations?.pageInfo} first="Newest invitations" next="Older invitations" />
         </section>
       ) : null}
     </>

@@ -1,6 +1,7 @@
 // Monitors: the organization's saved reads, newest first, each with what it watches, where its
 // matches go, when it was created and last checked, and how many matches wait. Pages by cursor
 // (?after=) like every list.
+import { Pager } from '../../components/Pager.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { Empty, Loading, ProblemNotice, ScrollingTable, useTitle } from '../../components/States.tsx';
@@ -110,12 +111,7 @@ export function MonitorListPage() {
           </table>
         </ScrollingTable>
       ) : null}
-      {pageInfo?.hasNextPage || after ? (
-        <nav className="pager" aria-label="Pages of monitors">
-          {after ? <Link to="/monitors">Newest monitors</Link> : null}
-          {pageInfo?.hasNextPage && pageInfo.endCursor ? <Link to={`/monitors?${new URLSearchParams({ after: pageInfo.endCursor })}`}>Older monitors</Link> : null}
-        </nav>
-      ) : null}
+      <Pager label="Pages of monitors" after={after} pageInfo={pageInfo} first="Newest monitors" next="Older monitors" />
     </>
   );
 }

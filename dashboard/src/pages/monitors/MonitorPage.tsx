@@ -12,6 +12,7 @@ import { formatDateTime } from '../../format.ts';
 import { graphql } from '../../gql';
 import { canManageIntegrations, IntegrationsRoleNote } from '../../roles.tsx';
 import { useViewer } from '../../viewer.tsx';
+import { ConfirmAction } from '../../components/ConfirmAction.tsx';
 
 const MonitorQuery = graphql(`
   query MonitorPage($id: String!) {
@@ -206,20 +207,17 @@ export function MonitorPage() {
             </button>
           </div>
           {confirming ? (
-            <div className="confirm" role="group" aria-label={`Delete ${monitor.name}`}>
-              <p>
-                Delete <strong>{monitor.name}</strong>? It stops watching at once, and matches no longer arrive at its destination. This cannot be undone.
-              </p>
-              <div className="actions">
-                <button type="button" className="danger" disabled={deleted.fetching} onClick={() => void remove({ id: monitor.id })}>
-                  Delete monitor
-                </button>
-                <button type="button" onClick={() => setConfirming(false)}>
-                  Cancel
-                </button>
-              </div>
-              {deleted.error ? <ProblemNotice error={deleted.error} context="Deleting" /> : null}
-            </div>
+            <ConfirmAction
+              label={`Delete ${monitor.name}`}
+              action="Delete monitor"
+              busy={deleted.fetching}
+              onConfirm={() => void remove({ id: monitor.id })}
+              onCancel={() => setConfirming(false)}
+              error={deleted.error}
+              errorContext="Deleting"
+            >
+              Delete <strong>{monitor.name}</strong>? It stops watching at once, and matches no longer arrive at its destination. This cannot be undone.
+            </ConfirmAction>
           ) : null}
         </>
       ) : (

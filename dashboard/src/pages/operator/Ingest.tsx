@@ -1,5 +1,6 @@
 // Operator: how the ingest went: its runs, newest first, and the items it could not load (or
 // loaded in part), each list paged by cursor (?after=).
+import { Pager } from '../../components/Pager.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { OperatorNav } from '../../components/operator/OperatorNav.tsx';
@@ -50,16 +51,6 @@ const FailuresQuery = graphql(`
   }
 `);
 
-function Pager({ path, after, next, what }: { path: string; after: string | null; next: string | null; what: string }) {
-  if (!after && !next) return null;
-  return (
-    <nav className="pager" aria-label={`Pages of ${what}`}>
-      {after ? <Link to={path}>First page</Link> : null}
-      {next ? <Link to={`${path}?${new URLSearchParams({ after: next })}`}>Next page</Link> : null}
-    </nav>
-  );
-}
-
 export function IngestRunsPage() {
   useTitle('Ingest runs');
   const [params] = useSearchParams();
@@ -109,7 +100,7 @@ export function IngestRunsPage() {
           </table>
         </ScrollingTable>
       ) : null}
-      <Pager path="/operator/ingest-runs" after={after} next={pageInfo?.hasNextPage ? pageInfo.endCursor : null} what="ingest runs" />
+      <Pager label="Pages of ingest runs" after={after} pageInfo={pageInfo} first="First page" next="Next page" />
     </>
   );
 }
@@ -166,7 +157,7 @@ export function IngestFailuresPage() {
           </table>
         </ScrollingTable>
       ) : null}
-      <Pager path="/operator/ingest-failures" after={after} next={pageInfo?.hasNextPage ? pageInfo.endCursor : null} what="ingest failures" />
+      <Pager label="Pages of ingest failures" after={after} pageInfo={pageInfo} first="First page" next="Next page" />
     </>
   );
 }

@@ -1,5 +1,6 @@
 // Operator: every organization, newest first, found by id, a part of its name or a member's
 // email (?q=), paged by cursor (?after=). Only operators may read it; anyone else is told so.
+import { Pager } from '../../components/Pager.tsx';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
@@ -49,7 +50,6 @@ export function OperatorOrganizationsPage() {
     if (search.trim()) next.set('q', search.trim());
     setParams(next);
   };
-  const pageLink = (cursor: string | null) => `/operator?${new URLSearchParams({ ...(q ? { q } : {}), ...(cursor ? { after: cursor } : {}) })}`;
 
   return (
     <>
@@ -100,12 +100,7 @@ export function OperatorOrganizationsPage() {
           </table>
         </ScrollingTable>
       ) : null}
-      {pageInfo?.hasNextPage || after ? (
-        <nav className="pager" aria-label="Pages of organizations">
-          {after ? <Link to={pageLink(null)}>Newest organizations</Link> : null}
-          {pageInfo?.hasNextPage && pageInfo.endCursor ? <Link to={pageLink(pageInfo.endCursor)}>Older organizations</Link> : null}
-        </nav>
-      ) : null}
+      <Pager label="Pages of organizations" after={after} pageInfo={pageInfo} first="Newest organizations" next="Older organizations" />
     </>
   );
 }

@@ -1,6 +1,7 @@
 // Streams: the organization's stream subscriptions, newest first, a page at a time (the cursor
 // is in the address): what each reads, whether it is enabled, where a reader without a cursor
 // starts; enabling, disabling and deleting them; each links to its page with the live tail.
+import { Pager } from '../../components/Pager.tsx';
 import { useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
@@ -123,12 +124,7 @@ export function StreamListPage() {
           </table>
         </ScrollingTable>
       ) : null}
-      {page?.pageInfo.hasNextPage || after ? (
-        <nav className="pager" aria-label="Pages of streams">
-          {after ? <Link to="/streams">Newest streams</Link> : null}
-          {page?.pageInfo.hasNextPage && page.pageInfo.endCursor ? <Link to={`/streams?${new URLSearchParams({ after: page.pageInfo.endCursor })}`}>Older streams</Link> : null}
-        </nav>
-      ) : null}
+      <Pager label="Pages of streams" after={after} pageInfo={page?.pageInfo} first="Newest streams" next="Older streams" />
     </>
   );
 }

@@ -2,6 +2,7 @@
 // disabling, enabling or deleting it, and its deliveries, newest first, filtered by status and
 // paged by cursor (both in the address). While a delivery is pending the page asks again, less
 // and less often, so that its outcome appears without a reload.
+import { Pager } from '../../components/Pager.tsx';
 import { useEffect, useId, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useMutation, useQuery } from 'urql';
@@ -14,6 +15,7 @@ import { graphql } from '../../gql';
 import { canManageIntegrations, IntegrationsRoleNote } from '../../roles.tsx';
 import { useViewer } from '../../viewer.tsx';
 import { endpointStatus } from './WebhookList.tsx';
+import { ConfirmAction } from '../../components/ConfirmAction.tsx';
 
 // A delivery row is about fifteen priced fields (GraphQL cost, per row): 10 a page keeps the
 // refreshes while a delivery is pending well within the smallest plan's minute window.
@@ -164,13 +166,6 @@ export function EndpointPage() {
     else next.delete('status');
     setParams(next);
   };
-  const pageLink = (cursor: string | null) => {
-    const next = new URLSearchParams(params);
-    if (cursor) next.set('after', cursor);
-    else next.delete('after');
-    const query = next.toString();
-    return `/webhooks/${encodeURIComponent(endpointId)}${query ? `?${query}` : ''}`;
-  };
 
   return (
     <>
@@ -237,21 +232,18 @@ export function EndpointPage() {
               </>
             ) : null}
             {confirmingDelete ? (
-              <div className="confirm" role="group" aria-label="Delete this endpoint">
-                <p>
-                  Delete <strong className="wrap">{endpoint.url}</strong>? It receives nothing more and leaves the list; its delivery history stays in diagnostics and
-                  exports. This cannot be undone.
-                </p>
-                <div className="actions">
-                  <button type="button" className="danger" onClick={() => void onDelete()} disabled={deleted.fetching}>
-                    Delete endpoint
-                  </button>
-                  <button type="button" onClick={() => setConfirmingDelete(false)}>
-                    Cancel
-                  </button>
-                </div>
-                {deleted.error ? <ProblemNotice error={deleted.error} context="Deleting" /> : null}
-              </div>
+              <ConfirmAction
+                label="Delete this endpoint"
+                action="Delete endpoint"
+                busy={deleted.fetching}
+                onConfirm={() => void onDelete()}
+                onCancel={() => setConfirmingDelete(false)}
+                error={deleted.error}
+                errorContext="Deleting"
+              >
+                Delete <strong className="wrap">{endpoint.url}</strong>? It receives nothing more and leaves the list; its delivery history stays in diagnostics and
+                exports. This cannot be undone.
+              </ConfirmAction>
             ) : null}
           </section>
 
@@ -313,12 +305,7 @@ export function EndpointPage() {
                 </table>
               </ScrollingTable>
             ) : null}
-            {deliveries?.pageInfo.hasNextPage || after ? (
-              <nav className="pager" aria-label="Pages of deliveries">
-                {after ? <Link to={pageLink(null)}>Newest deliveries</Link> : null}
-                {deliveries?.pageInfo.hasNextPage && deliveries.pageInfo.endCursor ? <Link to={pageLink(deliveries.pageInfo.endCursor)}>Older deliveries</Link> : null}
-              </nav>
-            ) : null}
+            <Pager label="Pages of deliveries" after={after} pageInfo={deliveries?.pageInfo} first="Newest deliveries" next="Older deliveries" />
           </section>
         </>
       ) : null}

@@ -1,5 +1,6 @@
 // Webhooks: the organization's endpoints, newest first, a page at a time (the cursor is in the
 // address), each linking to its own page.
+import { Pager } from '../../components/Pager.tsx';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { Empty, Loading, ProblemNotice, ScrollingTable, useTitle } from '../../components/States.tsx';
@@ -98,12 +99,7 @@ export function WebhookListPage() {
           </table>
         </ScrollingTable>
       ) : null}
-      {page?.pageInfo.hasNextPage || after ? (
-        <nav className="pager" aria-label="Pages of endpoints">
-          {after ? <Link to="/webhooks">Newest endpoints</Link> : null}
-          {page?.pageInfo.hasNextPage && page.pageInfo.endCursor ? <Link to={`/webhooks?${new URLSearchParams({ after: page.pageInfo.endCursor })}`}>Older endpoints</Link> : null}
-        </nav>
-      ) : null}
+      <Pager label="Pages of endpoints" after={after} pageInfo={page?.pageInfo} first="Newest endpoints" next="Older endpoints" />
     </>
   );
 }
