@@ -3,12 +3,12 @@
 // browser of their own) through "Sign in" back to the invitation, which they accept; as a viewer
 // they cannot create a key (the control says why, and the service refuses a forced request 403);
 // the owner sees them, changes their role, revokes another invitation, reads the audit log of it
-// all (filtered and paged through the address), and hands ownership over. Every page is
+// all (filtered and paged through the address), hands ownership over and leaves; an invitation opened by someone else is taken up by signing in as its address. Every page is
 // screenshot and checked by axe-core, Members and Audit log at 375 px too, under the strict CSP.
 import type { Browser, BrowserContext, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../core/ids.ts';
-import { call, eventually, freePort, startTestService, type TestService } from '../harness.ts';
+import { call, eventually, expectEnvelope, freePort, startTestService, type TestService } from '../harness.ts';
 import { startSmtpServer, type ReceivedMessage, type SmtpServer } from '../support/smtpServer.ts';
 import { byName, checkPage, ensureDashboardBuilt, fill, launchBrowser, openPage, sessionCookie, waitForHeading, type PageWatch } from './browser.ts';
 
@@ -331,5 +331,44 @@ describe('members, invitations and the audit log in a browser', { timeout: 60_00
     const transfer = await byName(owner, 'Transfer ownership', 'button');
     expect(await transfer.evaluate((b) => (b as HTMLButtonElement).disabled)).toBe(true);
     await owner.waitForFunction((email) => [...document.querySelectorAll('table.members-table tr')].find((r) => r.querySelector('th')?.textContent === email)?.textContent?.includes('Only an owner changes or removes an owner'), {}, inviteeEmail);
+  });
+
+  it('the former owner, now admin, leaves from their own row after a confirmation, and loses the organization at once', async () => {
+    await owner.goto(dashboard('/members'));
+    await waitForHeading(owner, 'Members');
+    await owner.waitForSelector('table.members-table');
+    await (await byName(owner, 'Leave', 'button')).click();
+    await byName(owner, 'Leave organization', 'button');
+    expect(await owner.$eval('.confirm', (c) => c.textContent)).toContain('You lose access to it at once');
+    await checkPage(owner, 'members-19-leave');
+    await (await byName(owner, 'Leave organization', 'button')).click();
+    await owner.waitForFunction(() => location.pathname.replace(/\/$/, '') === '/dashboard');
+    await owner.waitForNetworkIdle({ idleTime: 300 });
+    // the session has no organization now: the page says what brings one back
+    expect(await owner.$eval('main', (m) => m.textContent)).toContain('Accept an invitation to an organization, or sign out and sign in again.');
+    expectEnvelope(await call(t, 'GET', '/v1/org/members', { headers: { cookie: ownerCookie } }), 403, 'organization_missing');
+    const members = (await call(t, 'GET', '/v1/org/members', { headers: { cookie: await sessionCookie(invitee) } })).body.data as { email: string }[];
+    expect(members.map((m) => m.email)).not.toContain(ownerEmail);
+    await checkPage(owner, 'members-20-after-leaving');
+  });
+
+  it('an invitation opened while signed in as someone else offers "Sign in as" its address; signed in so, it is accepted', async () => {
+    const lateEmail = `late.${stamp}@members.test`;
+    const sent = await call(t, 'POST', '/v1/org/invitations', { headers: { cookie: await sessionCookie(invitee), origin: base, 'x-ids-csrf': '1' }, body: { email: lateEmail, role: 'viewer' } });
+    expect(sent.status).toBeLessThan(300);
+    const link = /https?:\/\/\S+\/dashboard\/invitations\/inv_[0-9A-Za-z]+\?token=[0-9A-Za-z]+/.exec((await mailTo(lateEmail, isInvitation)).text)![0];
+    // the former owner, signed in without an organization, opens it
+    await owner.goto(link);
+    await waitForHeading(owner, 'Invitation');
+    await owner.waitForFunction((email) => document.querySelector('main .note')?.textContent?.includes(`This invitation was sent to ${email}`), {}, lateEmail);
+    await checkPage(owner, 'members-21-invitation-for-another-address');
+    await (await byName(owner, `Sign in as ${lateEmail}`, 'button')).click();
+    await signInWithCode(owner, lateEmail);
+    await waitForHeading(owner, 'Invitation');
+    expect(owner.url()).toBe(link);
+    await (await byName(owner, 'Accept invitation', 'button')).click();
+    await waitForHeading(owner, 'Overview');
+    const me = (await call(t, 'GET', '/v1/me', { headers: { cookie: await sessionCookie(owner) } })).body;
+    expect(me).toMatchObject({ user: { email: lateEmail }, organization: { id: orgId }, role: 'viewer' });
   });
 });

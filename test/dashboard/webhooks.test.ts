@@ -169,6 +169,34 @@ describe('the Webhooks section', { timeout: 60_000 }, () => {
     expect(await (await byName(page, 'Send test event', 'button')).evaluate((b) => (b as HTMLButtonElement).disabled)).toBe(false);
   });
 
+  it('edits the description and event types on the endpoint\'s own edit page; a bad URL is refused beside the field and saves nothing', async () => {
+    await (await byName(page, 'Edit settings', 'link')).click();
+    await waitForHeading(page, 'Edit endpoint');
+    expect(new URL(page.url()).pathname).toBe(`${endpointPath}/edit`);
+    // the form starts from the endpoint as it is
+    expect(await (await byName(page, 'Description', 'textbox')).evaluate((input) => (input as HTMLInputElement).value)).toBe('Our receiver');
+    expect(await (await byName(page, 'webhook.test', 'checkbox')).evaluate((box) => (box as HTMLInputElement).checked)).toBe(true);
+
+    await fill(page, 'Endpoint URL', 'not an address');
+    await (await byName(page, 'Save changes', 'button')).click();
+    await page.waitForSelector('.field-error');
+    expect(new URL(page.url()).pathname).toBe(`${endpointPath}/edit`);
+
+    await fill(page, 'Endpoint URL', receiver.url);
+    await fill(page, 'Description', 'Our receiver, renamed');
+    await (await byName(page, 'Search event types', 'searchbox')).type('api_key.created');
+    await (await byName(page, 'api_key.created', 'checkbox')).click();
+    await checkPage(page, 'webhooks-05b-edit');
+    await (await byName(page, 'Save changes', 'button')).click();
+    await waitForHeading(page, 'Webhook endpoint');
+    expect(new URL(page.url()).pathname).toBe(endpointPath);
+    await page.waitForFunction(() => document.querySelector('dl.pairs')?.textContent?.includes('Our receiver, renamed'));
+    const settings = await page.$eval('dl.pairs', (dl) => dl.textContent ?? '');
+    expect(settings).toContain('api_key.created');
+    expect(settings).toContain('webhook.test');
+    expect(await page.$eval('.endpoint-url', (p) => p.textContent)).toBe(receiver.url);
+  });
+
   it('shows a viewer everything read-only, saying why', async () => {
     const viewer = await signedIn('viewer');
     await viewer.goto(`${base}${endpointPath}`);
