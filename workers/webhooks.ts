@@ -7,7 +7,7 @@
 //    one instance at a time) and write a pending first attempt for every enabled endpoint the
 //    event is for, moving the checkpoint in the same transaction.
 // 2. deliver: claim due attempts (a lease, taken FOR UPDATE SKIP LOCKED), sign and send each, and
-//    record the outcome. An attempt whose worker died keeps its status `pending` and is claimed
+//    record the outcome; a suspended organization's attempts are left for after its suspension. An attempt whose worker died keeps its status `pending` and is claimed
 //    again when its lease runs out: at-least-once, with the same webhook-id.
 import type { Event, WebhookDelivery, WebhookEndpoint } from '../prisma/generated/client/client.ts';
 import type { Services } from '../resolvers/context.ts';
@@ -70,6 +70,8 @@ export async function deliverDue(services: Services): Promise<number> {
     WHERE "id" IN (
       SELECT "id" FROM "WebhookDelivery"
       WHERE "status" = 'pending' AND "nextAttemptAt" <= (now() AT TIME ZONE 'UTC') AND ("lockedUntil" IS NULL OR "lockedUntil" < (now() AT TIME ZONE 'UTC'))
+        -- a suspended organization's attempts wait, neither sent nor failed, until it is unsuspended
+        AND "orgId" NOT IN (SELECT "id" FROM "Organization" WHERE "suspendedAt" IS NOT NULL)
       ORDER BY "nextAttemptAt" LIMIT ${deliverBatch} FOR UPDATE SKIP LOCKED)
     RETURNING *`;
   if (!claimed.length) return 0;
