@@ -44,6 +44,11 @@ describe('webhooks of a suspended organization', () => {
     await eventually('both events to arrive', () => (receiver.received.length >= 2 ? receiver.received : undefined));
     expect(receiver.received.map((r) => (r.body as { type: string }).type).sort()).toEqual(['org.audit.organization.suspended', 'org.audit.organization.unsuspended']);
     expect(receiver.received.every((r) => r.status === 200 && r.verifiedWith.length === 1)).toBe(true);
-    expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: held.id } })).toMatchObject({ status: 'succeeded', attempt: 1 });
+    // recorded once the receiver's answer is in
+    const sent = await eventually('the held delivery to be recorded', async () => {
+      const row = await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: held.id } });
+      return row.status === 'pending' ? undefined : row;
+    });
+    expect(sent).toMatchObject({ status: 'succeeded', attempt: 1, responseStatus: 200 });
   });
 });
