@@ -13,6 +13,11 @@ const options = {
   endpoint: '/graphql',
   subscriptionsProtocol: 'WS' as const,
   defaultQuery: '{\n  me {\n    kind\n    organization { id name planKey }\n  }\n}\n',
+  // Signed in to the dashboard, the page's queries carry the browser's session cookie and the
+  // header its CSRF rule asks of a page of this origin, so no key is pasted anywhere; a key in
+  // the headers editor still works for everyone else.
+  credentials: 'same-origin' as const,
+  additionalHeaders: { 'x-ids-csrf': '1' },
 };
 
 export const graphiqlAssetsPath = '/graphql/assets';

@@ -97,6 +97,8 @@ export function Header(props: { me: FragmentType<typeof HeaderFragment> }) {
           <NavLink to="/members">Members</NavLink>
           <NavLink to="/audit-log">Audit log</NavLink>
           {me.operator ? <NavLink to="/operator">Operator</NavLink> : null}
+          {/* the service's GraphiQL, outside the app: it runs signed in with this session */}
+          <a href="/graphql">GraphiQL</a>
         </nav>
       </div>
       <div className="top-row account">
