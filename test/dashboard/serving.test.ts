@@ -157,9 +157,7 @@ describe('the build', () => {
   it('is not built again when nothing changed: a start pays a hash of the sources', async () => {
     const stamp = path.join(defaultDashboardDir, '.build-stamp');
     const before = await stat(stamp);
-    const started = Date.now();
     const { stderr } = await promisify(execFile)(process.execPath, ['scripts/build-dashboard.mjs'], { cwd: root });
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(stderr).not.toMatch(/built/);
     expect((await stat(stamp)).mtimeMs).toBe(before.mtimeMs);
   });

@@ -148,13 +148,11 @@ describe.runIf(hasCorpus)('corpus: Apple XBRL instance (FY2023) and inline XBRL 
   });
 
   it('reads the FY2024 10-K inline XBRL: scaled statement facts, signs and segment facts', async () => {
-    const started = performance.now();
     const parsed = parseInlineXbrl(await corpusFile('filings/10k/10-K_0000320193-24-000123_AAPL_FY2024.html'), {
       accessionNumber: '0000320193-24-000123',
       form: '10-K',
       filedAt: '2024-11-01',
     });
-    expect(performance.now() - started).toBeLessThan(1000);
     expect(parsed.cik).toBe('0000320193');
     expect(parsed.skipped).toEqual([]);
     const fy2024 = { periodStart: '2023-10-01', periodEnd: '2024-09-28' };
