@@ -1,10 +1,12 @@
 // The one executor behind REST and MCP: runs a pre-parsed persisted document in process, against
-// the same schema as /graphql, with the caller's context. Each document is validated once.
+// the same schema as /graphql, with the caller's context. Each document is validated once and
+// compiled once (catalogue/compiledExecution.ts).
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
-import { execute, validate, type DocumentNode } from 'graphql';
+import { validate, type DocumentNode } from 'graphql';
 import type { Context } from '../resolvers/context.ts';
 import { schema } from '../schema/index.ts';
 import { toApiError, unexpectedError } from '../core/errors.ts';
+import { executeCompiled } from './compiledExecution.ts';
 
 const validated = new WeakSet<DocumentNode>();
 
@@ -17,7 +19,7 @@ export function assertValidOperation(document: DocumentNode): void {
 
 export async function runOperation<TData, TVars>(document: TypedDocumentNode<TData, TVars>, variables: TVars, ctx: Context): Promise<TData> {
   assertValidOperation(document);
-  const result = await execute({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx });
+  const result = await executeCompiled({ schema, document, variableValues: variables as Record<string, unknown>, contextValue: ctx });
   const [first] = result.errors ?? [];
   if (first) {
     const known = toApiError(first);

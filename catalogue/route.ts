@@ -58,6 +58,8 @@ export interface Route {
   page?: (body: any) => string;
   /** runs a mutation (set from the operation): a GET that does (a monitor's check, a signed link) is never cached, nor read-only to agents */
   changesState?: boolean;
+  /** a data read that answers the same for every caller with the same parameters: its answers are kept (derived/dataCache.ts) */
+  sharesAnswers?: boolean;
   /** what an API key needs to call it (set from the operation, resolvers/access.ts operationScope); absent: `read` */
   scope?: ApiKeyScope;
   /** what a person's role must allow to call it (set from the operation, resolvers/roles.ts operationCapabilities) */
@@ -82,7 +84,7 @@ type WatchDefinition = { records: WatchedRecords; scope?: string; restrict: 'onl
 const accessionPages = 5;
 
 /** What a route says about itself: everything but how it runs and what its params and response are typed as. */
-type RouteDescription = Omit<Route, 'params' | 'response' | 'run' | 'watch' | 'page' | 'changesState' | 'scope' | 'capabilities' | 'operation'>;
+type RouteDescription = Omit<Route, 'params' | 'response' | 'run' | 'watch' | 'page' | 'changesState' | 'sharesAnswers' | 'scope' | 'capabilities' | 'operation'>;
 
 /** Response fields every object body carries. */
 export interface ResponseMeta {
@@ -116,6 +118,7 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
       return {
         ...rest,
         changesState,
+        sharesAnswers: shared,
         scope: operationScope(schema, operation),
         capabilities: [...operationCapabilities(schema, operation)],
         operation,

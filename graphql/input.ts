@@ -40,9 +40,18 @@ function nulInDocument(document: DocumentNode): string | null {
   return found;
 }
 
+// A document's own text is looked at once (its requests share the parsed document); variables change with each.
+const documentNul = new WeakMap<DocumentNode, string | null>();
+
+function nulInDocumentOnce(document: DocumentNode): string | null {
+  let found = documentNul.get(document);
+  if (found === undefined) documentNul.set(document, (found = nulInDocument(document)));
+  return found;
+}
+
 /** Refuses an operation whose arguments or variables carry a NUL character. */
 export function refuseNulInput(document: DocumentNode, variables: Record<string, unknown> | null | undefined): void {
-  let parameter = nulInDocument(document);
+  let parameter = nulInDocumentOnce(document);
   for (const [name, value] of Object.entries(variables ?? {})) parameter ??= nulInValue(value, name);
   if (parameter === null) return;
   parameter = clipped(parameter);

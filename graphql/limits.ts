@@ -7,6 +7,7 @@
 // Persisted REST and MCP operations do not pass here: they are charged once, by their route.
 import { Lexer, Source, TokenKind, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { LRUCache } from 'lru-cache';
 import { operationScope } from '../resolvers/access.ts';
 import { operationCapabilities } from '../resolvers/roles.ts';
 import type { Context, Services } from '../resolvers/context.ts';
@@ -54,8 +55,19 @@ export async function priceOperation(
   return { cost, meterClass, units, priceMillicents: charged?.priceMillicents ?? 0n, rateLimit: charged?.rateLimit };
 }
 
+// Documents already counted and found within the limit (a client sends the same few again and
+// again), bounded by their total length: a document may be as long as a request body.
+const withinTokens = new LRUCache<string, true>({ max: 1000, maxSize: 4 * 1024 * 1024, sizeCalculation: (_value, query) => Math.max(query.length, 1) });
+
 /** Whether a document has more than `maxTokens` tokens, counted before anything parses it. */
 function tooManyTokens(query: string): boolean {
+  if (withinTokens.has(query)) return false;
+  const over = countsOver(query);
+  if (!over) withinTokens.set(query, true);
+  return over;
+}
+
+function countsOver(query: string): boolean {
   const lexer = new Lexer(new Source(query));
   try {
     for (let count = 0; lexer.advance().kind !== TokenKind.EOF; count++) if (count >= maxTokens) return true;

@@ -4,7 +4,7 @@
 // organization refused 402 for data can still open its dashboard, see why, and pay. Everything
 // else is the `graphql` class, charged by the operation's cost.
 import { getOperationAST, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import { rootFieldNames } from '../core/rootFields.ts';
+import { operationRoots, rootFieldNames } from '../core/rootFields.ts';
 import { routes } from '../catalogue/routes/index.ts';
 
 export interface OperationMeter {
@@ -42,8 +42,8 @@ let platformFields: Set<RootField> | undefined;
 /** `cost`: the operation's measured cost (graphql/cost.ts). */
 export function operationMeter(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined, cost: number): OperationMeter {
   platformFields ??= platformRootFields(schema);
-  const operation = getOperationAST(document, operationName);
-  const fields = operation ? rootFieldNames(document, operation.selectionSet).filter((name) => !name.startsWith('__')) : [];
-  const allPlatform = operation && fields.length > 0 && fields.every((name) => platformFields!.has(`${operation.operation}.${name}`));
+  const roots = operationRoots(document, operationName);
+  const fields = roots ? roots.fields.filter((name) => !name.startsWith('__')) : [];
+  const allPlatform = roots && fields.length > 0 && fields.every((name) => platformFields!.has(`${roots.operation.operation}.${name}`));
   return allPlatform ? { meterClass: 'platform', units: 1 } : { meterClass: 'graphql', units: cost };
 }

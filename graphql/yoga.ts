@@ -3,7 +3,7 @@
 // priced by the operation's cost (graphql/limits.ts).
 import type { Server } from 'node:http';
 import type { Request, Response } from 'express';
-import { execute, GraphQLError, subscribe, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { GraphQLError, subscribe, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import { WebSocketServer } from 'ws';
@@ -14,7 +14,9 @@ import { toApiError, unexpectedError } from '../core/errors.ts';
 import { authenticateCaller } from '../catalogue/pipeline.ts';
 import { requestCredentials } from '../catalogue/credentials.ts';
 import { locals, noteCaller } from '../catalogue/requestContext.ts';
+import { executeCompiled } from '../catalogue/compiledExecution.ts';
 import { priceOperation, useGraphqlLimits } from './limits.ts';
+import { persistedAnswer } from './persistedAnswers.ts';
 import { newId } from '../core/ids.ts';
 import { maxBodyBytes } from '../core/json.ts';
 
@@ -27,7 +29,8 @@ export function createGraphqlHandler(services: Services) {
     graphiql: false, // served by graphql/graphiql.ts, under its own Content-Security-Policy
     cors: false, // one policy for every door: server/cors.ts
     batching: false, // one operation per request, so that each is priced; an array body is 400 batching_not_supported
-    plugins: [useGraphqlLimits(services), recordErrorCode],
+    maxRequestBodySize: false, // graphql/body.ts has read and bounded the body already: no second pass through a stream
+    plugins: [useGraphqlLimits(services), recordErrorCode, compiledExecution],
     // Yoga logs every error maskError replaced, a client's own (a 404, a bad variable) too: those are info.
     logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => (args.every(isClientError) ? services.logger.info({ args }, 'graphql client error') : services.logger.error({ args }, 'graphql')) },
     context: async ({ request, req, res, params }) => {
@@ -50,6 +53,11 @@ export function createGraphqlHandler(services: Services) {
 }
 
 const isClientError = (error: unknown) => (toApiError(error)?.status ?? 500) < 500;
+
+/** Operations run compiled (catalogue/compiledExecution.ts); a persisted data read may be answered from kept answers. */
+const compiledExecution: Plugin = {
+  onExecute: ({ setExecuteFn }) => setExecuteFn((args) => persistedAnswer(args, executeCompiled)),
+};
 
 /** The first error's code, for the request's diagnostics record. */
 const recordErrorCode: Plugin<{ res?: Response }> = {
@@ -83,7 +91,7 @@ export function attachGraphqlWs(httpServer: Server, services: Services) {
     {
       schema,
       // Each operation over the socket is priced and charged as it would be over HTTP.
-      execute: (args) => priced(args, execute),
+      execute: (args) => priced(args, executeCompiled),
       subscribe: (args) => priced(args, subscribe),
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};

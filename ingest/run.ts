@@ -27,7 +27,8 @@ export interface IngestSummary {
 }
 
 export interface Progress {
-  item(done: number, total: number, key: string): void;
+  /** before each item, and once more when the last is through (done = total); records written so far */
+  item(done: number, total: number, key: string, records?: number): void;
   /** an item is through: how long it took and how it ended */
   itemDone?(key: string, kind: string, ms: number, status: 'ingested' | 'partial' | 'skipped' | 'failed'): void;
   finish(): void;
@@ -35,6 +36,12 @@ export interface Progress {
 
 /** A large document (a 4 MB companyfacts) may take a while to write on the embedded database. */
 const itemTransactionMs = 300_000;
+
+/**
+ * How often the run's row takes the counts so far: other processes (GET /v1/ingest/status on
+ * another instance) read the progress there, and a write a second costs the ingest nothing.
+ */
+const runRowEveryMs = 1000;
 
 export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; logger: Logger }, source: Source, progress?: Progress): Promise<IngestSummary> {
   const { prisma } = deps;
@@ -47,8 +54,14 @@ export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; log
   const rank = (item: SourceItem) => loadOrder.indexOf(classify(item.key));
   items.sort((a, b) => rank(a) - rank(b) || a.key.localeCompare(b.key));
 
+  let runRowWritten = performance.now();
+  const counts = () => ({ read: summary.read, written: summary.written, skipped: summary.skipped, failed: summary.failed });
   for (const [index, item] of items.entries()) {
-    progress?.item(index, items.length, item.key);
+    progress?.item(index, items.length, item.key, summary.records);
+    if (performance.now() - runRowWritten >= runRowEveryMs) {
+      runRowWritten = performance.now();
+      await prisma.ingestRun.update({ where: { id: run.id }, data: counts() });
+    }
     const itemStarted = performance.now();
     const { kind, form } = await kindOf(prisma, item.key);
     const outcome = await ingestItem(deps, run.id, item, kind, form);
@@ -60,12 +73,10 @@ export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; log
     } else summary[outcome.status]++;
     progress?.itemDone?.(item.key, kind, performance.now() - itemStarted, outcome.status);
   }
+  progress?.item(items.length, items.length, '', summary.records);
   progress?.finish();
   summary.seconds = (Date.now() - started) / 1000;
-  await prisma.ingestRun.update({
-    where: { id: run.id },
-    data: { finishedAt: new Date(), read: summary.read, written: summary.written, skipped: summary.skipped, failed: summary.failed },
-  });
+  await prisma.ingestRun.update({ where: { id: run.id }, data: { finishedAt: new Date(), ...counts() } });
   return summary;
 }
 
@@ -139,19 +150,4 @@ async function kindOf(prisma: PrismaClient, key: string): Promise<{ kind: ItemKi
 
 export function summaryLine(s: IngestSummary): string {
   return `ingest ${s.runId}: read ${s.read}, written ${s.written}${s.partial ? ` (${s.partial} partly)` : ''}, skipped ${s.skipped}, failed ${s.failed} (${s.records} records) in ${s.seconds.toFixed(1)} s from ${s.source}`;
-}
-
-/** A one-line progress bar on a terminal; nothing when the output is not one. */
-export function terminalProgress(stream: NodeJS.WriteStream = process.stderr): Progress | undefined {
-  if (!stream.isTTY) return undefined;
-  return {
-    item(done, total, key) {
-      const width = 30;
-      const filled = Math.round((done / Math.max(total, 1)) * width);
-      stream.write(`\r[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${done}/${total} ${key.slice(-50).padEnd(50)}`);
-    },
-    finish() {
-      stream.write('\r\x1b[K');
-    },
-  };
 }

@@ -97,29 +97,62 @@ export const plans: {
 
 const periods: QuotaPeriod[] = ['minute', 'hour', 'day'];
 
+type QuotaRow = { planKey: string; meterClass: string; period: QuotaPeriod; limit: number; allowed: boolean };
+
+/** Every row the reference tables should hold, in the order they are written. */
+function referenceRows() {
+  const meters = meterClasses.map((meter) => ({ ...meter }));
+  const planRows = plans.map(({ quotas: _quotas, ...plan }, sortOrder) => ({ ...plan, sortOrder }));
+  const quotaRows: QuotaRow[] = [];
+  for (const plan of plans) {
+    for (const [meterClass, windows] of Object.entries(plan.quotas)) {
+      for (const period of periods) {
+        const limit = windows === 'not_allowed' ? 0 : windows[period];
+        if (limit !== undefined) quotaRows.push({ planKey: plan.key, meterClass, period, limit, allowed: windows !== 'not_allowed' });
+      }
+    }
+  }
+  return { meters, planRows, quotaRows };
+}
+
+/** True when each wanted row is there with the same values (rows of other keys do not matter). */
+function allThere<T extends Record<string, unknown>>(wanted: T[], present: Record<string, unknown>[], keyOf: (row: Record<string, unknown>) => string): boolean {
+  const byKey = new Map(present.map((row) => [keyOf(row), row]));
+  return wanted.every((row) => {
+    const found = byKey.get(keyOf(row));
+    return found !== undefined && Object.entries(row).every(([field, value]) => found[field] === value);
+  });
+}
+
+const quotaKey = (row: Record<string, unknown>) => `${String(row.planKey)}/${String(row.meterClass)}/${String(row.period)}`;
+
 export async function seedReferenceData(prisma: PrismaClient): Promise<void> {
+  const { meters, planRows, quotaRows } = referenceRows();
+  // Every start after the first finds the rows as they should be: three reads, and no transaction
+  // (no lock for instances starting together to queue on).
+  const [presentMeters, presentPlans, presentQuotas] = await Promise.all([prisma.meterClass.findMany(), prisma.plan.findMany(), prisma.planQuota.findMany()]);
+  if (allThere(meters, presentMeters, (row) => String(row.key)) && allThere(planRows, presentPlans, (row) => String(row.key)) && allThere(quotaRows, presentQuotas, quotaKey)) return;
   await prisma.$transaction(async (tx) => {
     // Instances starting together against one database seed one after the other.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(4242002)`;
-    for (const meter of meterClasses) {
-      await tx.meterClass.upsert({ where: { key: meter.key }, create: meter, update: meter });
+    // Rows that are missing go in in one statement per table (a new database: all of them);
+    // rows whose values changed are updated one by one.
+    await tx.meterClass.createMany({ data: meters, skipDuplicates: true });
+    await tx.plan.createMany({ data: planRows, skipDuplicates: true });
+    await tx.planQuota.createMany({ data: quotaRows, skipDuplicates: true });
+    const [nowMeters, nowPlans, nowQuotas] = [await tx.meterClass.findMany(), await tx.plan.findMany(), await tx.planQuota.findMany()];
+    for (const meter of meters) {
+      if (!allThere([meter], nowMeters, (row) => String(row.key))) await tx.meterClass.update({ where: { key: meter.key }, data: meter });
     }
-    for (const [sortOrder, { quotas, ...plan }] of plans.entries()) {
-      await tx.plan.upsert({ where: { key: plan.key }, create: { ...plan, sortOrder }, update: { ...plan, sortOrder } });
-      for (const [meterClass, windows] of Object.entries(quotas)) {
-        for (const period of periods) {
-          const limit = windows === 'not_allowed' ? 0 : windows[period];
-          if (limit === undefined) continue;
-          const row = { limit, allowed: windows !== 'not_allowed' };
-          await tx.planQuota.upsert({
-            where: { planKey_meterClass_period: { planKey: plan.key, meterClass, period } },
-            create: { planKey: plan.key, meterClass, period, ...row },
-            update: row,
-          });
-        }
+    for (const plan of planRows) {
+      if (!allThere([plan], nowPlans, (row) => String(row.key))) await tx.plan.update({ where: { key: plan.key }, data: plan });
+    }
+    for (const { planKey, meterClass, period, ...row } of quotaRows) {
+      if (!allThere([{ planKey, meterClass, period, ...row }], nowQuotas, quotaKey)) {
+        await tx.planQuota.update({ where: { planKey_meterClass_period: { planKey, meterClass, period } }, data: row });
       }
     }
-    // some hundred statements, and another instance's seed to wait for: more than Prisma's 5 s
-    // default on a busy machine, and nothing is gained by giving up
+    // another instance's seed to wait for may take more than Prisma's 5 s default on a busy
+    // machine, and nothing is gained by giving up
   }, { maxWait: 30_000, timeout: 60_000 });
 }

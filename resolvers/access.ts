@@ -1,5 +1,6 @@
 // Who may do what (SPEC 5): one check used by every door before and inside execution.
-import { getOperationAST, Kind, type DocumentNode, type GraphQLSchema } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { operationRoots } from '../core/rootFields.ts';
 import { ApiError } from '../core/errors.ts';
 import type { ApiKeyScope } from './principal.ts';
 import type { Context } from './context.ts';
@@ -41,12 +42,11 @@ export const readScope = { apiKeyScope: 'read' } as const;
 
 /** The scope an operation needs: `read` for queries, subscriptions and mutations of readScope fields only. */
 export function operationScope(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): ApiKeyScope {
-  const operation = getOperationAST(document, operationName);
-  if (operation?.operation !== 'mutation') return 'read';
+  const roots = operationRoots(document, operationName);
+  if (roots?.operation.operation !== 'mutation') return 'read';
   const fields = schema.getMutationType()?.getFields() ?? {};
-  const readOnly = operation.selectionSet.selections.every(
-    (s) => s.kind === Kind.FIELD && (s.name.value === '__typename' || fields[s.name.value]?.extensions.apiKeyScope === 'read'),
-  );
+  // a fragment at the root is not looked into: only fields written out can be read-only
+  const readOnly = roots.direct && roots.fields.every((name) => name === '__typename' || fields[name]?.extensions.apiKeyScope === 'read');
   return readOnly ? 'read' : 'organization';
 }
 

@@ -2,8 +2,8 @@
 // authorization step (catalogue/pipeline.ts authorize) for every door: a GraphQL field names the
 // capability it needs (`extensions: { capability }`), and an operation needs every capability of
 // its top-level fields. Roles bind people only: an API key is bounded by its scopes instead.
-import { getOperationAST, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { rootFieldNames } from '../core/rootFields.ts';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import { operationRoots } from '../core/rootFields.ts';
 import { ApiError } from '../core/errors.ts';
 import { roles, type Principal, type Role } from './principal.ts';
 
@@ -90,12 +90,13 @@ export function assertCapabilities(principal: Principal | null, needed: Iterable
  * changing the organization's configuration is never a viewer's.
  */
 export function operationCapabilities(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): Set<Capability> {
-  const operation = getOperationAST(document, operationName);
+  const roots = operationRoots(document, operationName);
   const needed = new Set<Capability>();
-  if (!operation) return needed;
+  if (!roots) return needed;
+  const { operation } = roots;
   const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
   const fields = root?.getFields() ?? {};
-  for (const name of rootFieldNames(document, operation.selectionSet)) {
+  for (const name of roots.fields) {
     if (name.startsWith('__')) continue;
     const extensions = fields[name]?.extensions ?? {};
     const named = extensions.capability as Capability | undefined;

@@ -15,6 +15,11 @@
 // ingest's time is printed either way. BENCH_FRESH=1 drops the database first (a new ingest).
 // BENCH_SECONDS (8), BENCH_CONNECTIONS (10) and BENCH_ROUNDS (3) shape the load; REDIS_URL, if
 // set, is passed to the service. BENCH_ONLY=<text> measures only the reads whose name contains it.
+//
+// First reads: before any load, the statements of companies no request has read yet are read one
+// at a time (BENCH_FIRST_READS companies, default 40), each twice: the first read builds the whole
+// answer as a read right after an ingest does (the ingest drops what was kept), the second is
+// served kept. Their p50s and ratio are printed after the table.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -194,6 +199,40 @@ async function diverseMixes(): Promise<Mix[]> {
   }
 }
 
+const firstReadCompanies = Number(process.env.BENCH_FIRST_READS ?? 40);
+
+/** Companies with statements that the warm-up does not read (it reads AAPL's). */
+async function unreadStatementCompanies(): Promise<string[]> {
+  const db = await openDatabase({ kind: 'postgres', url: databaseUrl });
+  try {
+    const rows = await db.prisma.$queryRaw<{ ticker: string }[]>`
+      SELECT min(t.ticker) AS ticker FROM "StatementPeriod" s JOIN "Ticker" t ON t.cik = s.cik
+      WHERE s.basis = 'annual' AND s."asReported" = 'latest' GROUP BY s.cik HAVING bool_and(t.ticker <> 'AAPL') ORDER BY s.cik`;
+    return rows.map((r) => r.ticker).slice(0, firstReadCompanies);
+  } finally {
+    await db.close();
+  }
+}
+
+/** Milliseconds of each company's first read of its statements, and of the read right after it (kept). */
+async function firstAndKeptReads(url: string, tickers: string[]): Promise<{ first: number[]; kept: number[] }> {
+  const timed = async (path: string) => {
+    const started = performance.now();
+    const answer = await fetch(url + path, { headers: { 'x-api-key': key } });
+    const body = await answer.text();
+    if (answer.status !== 200) throw new Error(`${answer.status} for ${path}: ${body.slice(0, 300)}`);
+    return performance.now() - started;
+  };
+  const first: number[] = [];
+  const kept: number[] = [];
+  for (const ticker of tickers) {
+    const path = `/v1/statements/all?ticker=${encodeURIComponent(ticker)}`;
+    first.push(await timed(path));
+    kept.push(await timed(path));
+  }
+  return { first, kept };
+}
+
 const hotMixes: Mix[] = reads.map((read) => ({ name: read.name, kind: 'hot', service: [read], raw: [rawFacts] }));
 
 async function loadMix(url: string, specs: Spec[], key: string): Promise<Measured> {
@@ -235,6 +274,7 @@ try {
   // Warm both (JIT, connection pools) before measuring; a diverse read's draws are not the ones warmed.
   for (const read of reads) await autocannon({ url: service.url + read.path, method: read.method, body: read.body, headers: { 'x-api-key': key, 'content-type': 'application/json' }, connections, amount: 200 });
   await autocannon({ url: raw.url + rawFacts.path, connections, amount: 500 });
+  const firstReads = only && !'first reads of statements'.includes(only) ? null : await firstAndKeptReads(service.url, await unreadStatementCompanies());
 
   const results = new Map<Mix, { service: Measured[]; raw: Measured[] }>(mixes.map((m) => [m, { service: [], raw: [] }]));
   for (let round = 1; round <= rounds; round++) {
@@ -264,6 +304,10 @@ try {
   };
   pair('hot', reads[0]!.name, reads[1]!.name);
   pair('diverse', 'facts, REST', 'facts, the same operation via POST /graphql');
+  if (firstReads?.first.length) {
+    const [first, kept] = [median(firstReads.first), median(firstReads.kept)];
+    console.log(`first read of a company's statements (GET /v1/statements/all, ${firstReads.first.length} companies, one at a time): p50 ${first.toFixed(1)} ms; the same read kept: p50 ${kept.toFixed(1)} ms; first/kept ${(first / kept).toFixed(2)}×`);
+  }
 } finally {
   for (const { child } of [service, raw]) process.kill(-child.pid!, 'SIGTERM');
 }

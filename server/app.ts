@@ -49,9 +49,9 @@ export interface Service {
   close(): Promise<void>;
 }
 
-export async function createService(config: Config, options: { logger?: Logger; onQuery?: (sql: string) => void } = {}): Promise<Service> {
+export async function createService(config: Config, options: { logger?: Logger; onQuery?: (sql: string) => void; onStatement?: (sql: string) => void } = {}): Promise<Service> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const database = await openDatabase(config.database, { onQuery: options.onQuery });
+  const database = await openDatabase(config.database, { onQuery: options.onQuery, onStatement: options.onStatement });
   const redisConnections: Redis[] = [];
   const redis = (role: string, commandTimeoutMs = config.redisCommandTimeoutMs) => {
     const connection = connectRedis(config.redisUrl!, logger, role, commandTimeoutMs);

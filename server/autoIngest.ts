@@ -5,6 +5,7 @@
 // may wait for the document being written).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { ingestProgress } from '../ingest/progress.ts';
 import { runIngest, summaryLine } from '../ingest/run.ts';
 import { sourceFor } from '../ingest/sources/index.ts';
 import type { Services } from '../resolvers/context.ts';
@@ -36,7 +37,9 @@ export async function autoIngest(services: Services, env: NodeJS.ProcessEnv = pr
   }
   logger.info({ source: plan.source, tickers: plan.tickers }, 'empty database: ingesting in the background');
   try {
-    const summary = await runIngest(services, sourceFor(plan, services));
+    // One line redrawn on a terminal; in the log, a line every 5 s, when the output is not one.
+    const progress = ingestProgress({ logger, terminal: process.stderr.isTTY ? process.stderr : undefined });
+    const summary = await runIngest(services, sourceFor(plan, services), progress);
     logger.info({ summary }, summaryLine(summary));
   } catch (error) {
     logger.error({ err: error }, 'startup ingest stopped');

@@ -14,8 +14,11 @@ import { createSignInLink } from '../resolvers/accounts/links.ts';
 import { assertEmail } from '../resolvers/accounts/emailCodes.ts';
 import { isRole, roles } from '../resolvers/roles.ts';
 import { createOperator, ingestFailureOrder, ingestFailureWhere } from '../resolvers/operators.ts';
-import { runIngest, summaryLine, terminalProgress } from '../ingest/run.ts';
+import { runIngest, summaryLine } from '../ingest/run.ts';
+import { ingestProgress } from '../ingest/progress.ts';
 import { sourceFor } from '../ingest/sources/index.ts';
+import { bulkSummaryLine, runBulkIngest } from '../ingest/bulk/run.ts';
+import { bulkProgress } from '../ingest/bulk/progress.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
@@ -108,12 +111,17 @@ export const commands: Record<string, Command> = {
       }),
   },
   ingest: {
-    usage: 'ingest --source <folder|URL> [--tickers AAPL,NVDA] [--ciks 320193] [--index-dates 2024-01-02] [--index-quarters 2024Q1] [--user-agent "Name email"]',
-    help: 'Load SEC data: a folder laid out like ../shared/data, or the SEC over HTTP (https://www.sec.gov) for the named tickers or CIKs and daily/quarterly form indexes, at most 10 requests a second with the User-Agent from --user-agent or IDS_SEC_USER_AGENT. Running it again changes only what changed. Prints one summary line; failed items are listed by ingest:failures.',
-    options: { source: { type: 'string' }, tickers: { type: 'string' }, ciks: { type: 'string' }, 'index-dates': { type: 'string' }, 'index-quarters': { type: 'string' }, 'user-agent': { type: 'string' } },
+    usage: 'ingest --source <folder|URL> [--tickers AAPL,NVDA] [--ciks 320193] [--index-dates 2024-01-02] [--index-quarters 2024Q1] [--user-agent "Name email"] | ingest --bulk <folder>',
+    help: 'Load SEC data: a folder laid out like ../shared/data, or the SEC over HTTP (https://www.sec.gov) for the named tickers or CIKs and daily/quarterly form indexes, at most 10 requests a second with the User-Agent from --user-agent or IDS_SEC_USER_AGENT. Running it again changes only what changed. Prints one summary line; failed items are listed by ingest:failures. --bulk loads the SEC\'s nightly archives instead (companyfacts.zip and/or submissions.zip in the folder) with COPY, member by member, and builds the derived data after.',
+    options: { bulk: { type: 'string' }, source: { type: 'string' }, tickers: { type: 'string' }, ciks: { type: 'string' }, 'index-dates': { type: 'string' }, 'index-quarters': { type: 'string' }, 'user-agent': { type: 'string' } },
     run: (values, _positionals, ctx) =>
       withDatabase(ctx, async ({ prisma, bus, logger }) => {
-        if (!values.source) throw new Error('--source is required');
+        if (typeof values.bulk === 'string') {
+          const progress = ctx.progress ? bulkProgress((text) => process.stderr.write(text), process.stderr.isTTY === true) : undefined;
+          ctx.say(bulkSummaryLine(await runBulkIngest({ prisma, bus, logger }, values.bulk, progress)));
+          return;
+        }
+        if (!values.source) throw new Error('--source or --bulk is required');
         const list = (v: unknown) => (typeof v === 'string' ? v.split(',').map((x) => x.trim()).filter(Boolean) : undefined);
         const source = sourceFor(
           {
@@ -126,7 +134,8 @@ export const commands: Record<string, Command> = {
           },
           { prisma, logger },
         );
-        const summary = await runIngest({ prisma, bus, logger }, source, ctx.progress ? terminalProgress() : undefined);
+        const progress = ingestProgress({ logger, terminal: ctx.progress && process.stderr.isTTY ? process.stderr : undefined });
+        const summary = await runIngest({ prisma, bus, logger }, source, progress);
         ctx.say(summaryLine(summary));
       }),
   },

@@ -81,10 +81,14 @@ export const testSessionSecret = 'test-session-secret-shared-by-every-test-servi
 export const testWebhookKey = Buffer.alloc(32, 7).toString('base64');
 
 /**
- * `countingStatements`: the suite counts the SQL a request sends (onQuery), so nothing else may
- * send any meanwhile: no webhook worker polling, no request records written in the background.
+ * `countingStatements`: the suite counts the SQL a request sends (onQuery, or onStatement: every
+ * statement the driver adapter sends, transaction control included), so nothing else may send any
+ * meanwhile: no webhook worker polling, no request records written in the background.
  */
-export async function startTestService(overrides: Partial<Config> = {}, options: { onQuery?: (sql: string) => void; countingStatements?: boolean; port?: number } = {}): Promise<TestService> {
+export async function startTestService(
+  overrides: Partial<Config> = {},
+  options: { onQuery?: (sql: string) => void; onStatement?: (sql: string) => void; countingStatements?: boolean; port?: number } = {},
+): Promise<TestService> {
   const stateDir = await mkdtemp(path.join(tmpdir(), 'ids-test-'));
   const base = loadConfig({
     ...process.env,
@@ -119,7 +123,7 @@ export async function startTestService(overrides: Partial<Config> = {}, options:
       done();
     },
   });
-  const service = await createService(config, { logger: createLogger('debug', sink), onQuery: options.onQuery });
+  const service = await createService(config, { logger: createLogger('debug', sink), onQuery: options.onQuery, onStatement: options.onStatement });
   // a fixed port, for a suite that must tell another server this service's address before it starts
   const url = await service.listen(options.port ?? 0);
   return { url, service, logs, close: () => service.close() };

@@ -75,6 +75,11 @@ async function announce(tx: Tx, rows: { id: string; accessionNumber: string | nu
   );
 }
 
+/** The FilingEvent row of an index event, as writeIndexEvents writes it (a bulk load writes the same rows with COPY). */
+export function indexEventRow(e: EventFields, sourceKey: string) {
+  return { id: digest('index', e.accessionNumber, e.item, e.type), ...eventRow(e), fromIndexOnly: true, sourceKey };
+}
+
 function eventRow(e: EventFields) {
   const eventDate = day(e.eventDate);
   const filedAt = day(e.filedAt);

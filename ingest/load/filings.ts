@@ -24,6 +24,11 @@ export interface FilingFields {
   filmNumber?: string | null;
 }
 
+/** The Filing row of these fields (a bulk load writes the same rows with COPY). */
+export function filingRow(f: FilingFields) {
+  return row(f);
+}
+
 function row(f: FilingFields) {
   return {
     accessionNumber: f.accessionNumber,

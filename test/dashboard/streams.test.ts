@@ -119,6 +119,19 @@ describe('the Streams section', { timeout: 60_000 }, () => {
     expect(listed).toEqual(['Tail key one', 'Tail key two', 'Tail key three']);
   });
 
+  it('ends the live tail when the stream is disabled elsewhere: the page says so without a reload', async () => {
+    await (await byName(page, 'Live tail', 'button')).click();
+    await byName(page, 'Pause', 'button');
+    const streamId = streamPath.split('/').pop()!;
+    // a program disables it, with the organization's key
+    expect((await call(t, 'POST', `/v1/stream_subscriptions/${streamId}/disable`, { key: org.key })).status).toBe(200);
+    await page.waitForFunction(() => document.querySelector('main .note')?.textContent?.includes('This stream is disabled'), { timeout: 15_000 });
+    expect(await page.$('::-p-aria([name="Pause"][role="button"])')).toBeNull();
+    expect(await page.$eval('dl', (dl) => dl.textContent)).toContain('Disabled');
+    await checkPage(page, 'streams-05b-tail-ended');
+    expect((await call(t, 'POST', `/v1/stream_subscriptions/${streamId}/enable`, { key: org.key })).status).toBe(200);
+  });
+
   it('lists the stream, at 375 px too, and disables, enables and deletes it there', async () => {
     const narrow = await ownerPage(375);
     let graphqlRequests = 0;

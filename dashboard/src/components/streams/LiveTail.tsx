@@ -1,9 +1,11 @@
 // The live tail of a stream: its events as they happen, over graphql-ws (Subscription.streamEvents),
 // starting right after the events the page listed. "Pause" closes the stream; "Resume" opens it
 // again from the cursor of the last event seen, so that the service sends what happened
-// meanwhile, nothing twice and nothing skipped.
+// meanwhile, nothing twice and nothing skipped. When the service ends the stream (it was disabled
+// or deleted, here or anywhere else), the tail says so and the page reads the stream again.
 import { useEffect, useRef, useState } from 'react';
 import { useClient, type CombinedError } from 'urql';
+import { onEnd, pipe, subscribe } from 'wonka';
 import { graphql } from '../../gql';
 import type { StreamTailSubscription } from '../../gql/graphql.ts';
 import { ProblemNotice } from '../States.tsx';
@@ -24,9 +26,9 @@ type TailEvent = StreamTailSubscription['streamEvents'];
 /** The tail keeps this many events on screen, the latest. */
 const kept = 200;
 
-export function LiveTail({ subscriptionId, from }: { subscriptionId: string; from: string }) {
+export function LiveTail({ subscriptionId, from, onEnded }: { subscriptionId: string; from: string; onEnded: () => void }) {
   const client = useClient();
-  const [state, setState] = useState<'idle' | 'live' | 'paused'>('idle');
+  const [state, setState] = useState<'idle' | 'live' | 'paused' | 'ended'>('idle');
   // where the open stream started: changes only when it is (re)opened, never per event
   const [openedAt, setOpenedAt] = useState(from);
   const [events, setEvents] = useState<TailEvent[]>([]);
@@ -35,18 +37,31 @@ export function LiveTail({ subscriptionId, from }: { subscriptionId: string; fro
 
   useEffect(() => {
     if (state !== 'live') return;
-    const subscription = client.subscription(StreamTail, { subscriptionId, cursor: openedAt }).subscribe((result) => {
-      if (result.error) {
-        setError(result.error);
-        setState('paused');
-        return;
-      }
-      const event = result.data?.streamEvents;
-      if (!event) return;
-      last.current = event.cursor;
-      setEvents((shown) => (shown.some((e) => e.id === event.id) ? shown : [...shown, event].slice(-kept)));
-    });
-    return () => subscription.unsubscribe();
+    let closing = false;
+    const subscription = pipe(
+      client.subscription(StreamTail, { subscriptionId, cursor: openedAt }),
+      // the service completed the stream, rather than this page closing it
+      onEnd(() => {
+        if (closing) return;
+        setState((now) => (now === 'live' ? 'ended' : now));
+        onEnded();
+      }),
+      subscribe((result) => {
+        if (result.error) {
+          setError(result.error);
+          setState('paused');
+          return;
+        }
+        const event = result.data?.streamEvents;
+        if (!event) return;
+        last.current = event.cursor;
+        setEvents((shown) => (shown.some((e) => e.id === event.id) ? shown : [...shown, event].slice(-kept)));
+      }),
+    );
+    return () => {
+      closing = true;
+      subscription.unsubscribe();
+    };
   }, [state, openedAt, subscriptionId, client]);
 
   const start = () => {
@@ -66,18 +81,20 @@ export function LiveTail({ subscriptionId, from }: { subscriptionId: string; fro
           <button type="button" onClick={() => setState('paused')}>
             Pause
           </button>
-        ) : (
+        ) : state === 'paused' ? (
           <button type="button" className="primary" onClick={start}>
             Resume
           </button>
-        )}
+        ) : null}
       </div>
       <p className="tail-state" role="status">
         {state === 'idle'
           ? 'Starts right after the events listed above.'
           : state === 'live'
             ? `Live: ${events.length ? `${events.length} event${events.length === 1 ? '' : 's'} so far` : 'waiting for events'}…`
-            : `Paused after ${events.length} event${events.length === 1 ? '' : 's'}. Resume continues from the last one, with what happened meanwhile.`}
+            : state === 'paused'
+              ? `Paused after ${events.length} event${events.length === 1 ? '' : 's'}. Resume continues from the last one, with what happened meanwhile.`
+              : `Ended after ${events.length} event${events.length === 1 ? '' : 's'}: the stream was disabled or deleted. Enabled again, it can be tailed from where it stopped.`}
       </p>
       {error ? <ProblemNotice error={error} context="The live tail" /> : null}
       {last.current ? (

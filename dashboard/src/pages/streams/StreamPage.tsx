@@ -136,7 +136,7 @@ export function StreamPage() {
             <section aria-labelledby={`${headingId}-tail`}>
               <h2 id={`${headingId}-tail`}>Live tail</h2>
               <p className="muted">Events as they happen, over a WebSocket. Pausing keeps your place: resuming sends what happened meanwhile.</p>
-              <LiveTail key={stream.id} subscriptionId={stream.id} from={page.nextCursor} />
+              <LiveTail key={stream.id} subscriptionId={stream.id} from={page.nextCursor} onEnded={() => refetch({ requestPolicy: 'network-only' })} />
             </section>
           ) : null}
         </>

@@ -1,0 +1,28 @@
+// What the bulk runner does with an archive member: parse it (pure, before any transaction),
+// then load it in the member's transaction, which also writes its done-mark.
+import type { BusEvent } from '../../subscriptions/bus.ts';
+import type { BulkSession } from './connection.ts';
+
+/**
+ * The derived data a loaded member leaves to the build after the load: 'facts' (concept
+ * summaries, statements and dilution inputs of its company), 'dilution' (dilution inputs only:
+ * filings of offering forms or dilution 8-Ks changed), or nothing.
+ */
+export type PendingDerived = 'facts' | 'dilution' | null;
+
+export interface LoadedMember {
+  /** rows written or updated, as the item ingest counts them (IngestItem.records) */
+  records: number;
+  /** rows of the member's main table written (facts, or filings), for the progress figures */
+  rowsWritten: number;
+  /** canonical events written in the transaction, published after it commits */
+  events: BusEvent[];
+  derived: PendingDerived;
+}
+
+export interface PreparedMember {
+  cik: string | null;
+  /** rows parsed (facts, or filings) */
+  rowCount: number;
+  load(session: BulkSession): Promise<LoadedMember>;
+}

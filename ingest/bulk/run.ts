@@ -1,0 +1,207 @@
+// A bulk ingest of the SEC's nightly archives (submissions.zip, companyfacts.zip) in a folder.
+// Each member is one transaction: its rows, copied through a staging table, and its IngestItem
+// done-mark commit together, so a run killed at any point is resumed by running it again (the
+// members done are skipped as unchanged, by name and digest). The member after the one being
+// written is read and parsed meanwhile. Derived data is built after the load (./derived.ts).
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { PrismaClient } from '../../prisma/db.ts';
+import { rawConnectionOf } from '../../prisma/db.ts';
+import { newId } from '../../core/ids.ts';
+import type { Logger } from '../../core/logger.ts';
+import type { EventBus } from '../../subscriptions/bus.ts';
+import { publishAll } from '../../subscriptions/events.ts';
+import { dataChangedNotice } from '../../derived/dataCache.ts';
+import { openArchive, type Archive } from './archive.ts';
+import { openBulkConnection, type BulkConnection } from './connection.ts';
+import { prepareCompanyFacts } from './companyFacts.ts';
+import { buildDerived, loadedStatus, type DerivedSummary } from './derived.ts';
+import { archiveName, bulkKinds, memberKey, type BulkKind } from './keys.ts';
+import type { PreparedMember } from './member.ts';
+import type { BulkProgress } from './progress.ts';
+import { createStagingTables } from './staging.ts';
+import { prepareSubmissions } from './submissions.ts';
+
+export interface BulkSummary {
+  runId: string;
+  folder: string;
+  /** archive members read, and what became of them */
+  read: number;
+  written: number;
+  skipped: number;
+  failed: number;
+  /** IngestItem.records of the members written */
+  records: number;
+  /** fact rows and filing rows written */
+  factRows: number;
+  filingRows: number;
+  loadSeconds: number;
+  /** of which reading, parsing and writing each archive's members */
+  archiveSeconds: Record<BulkKind, number>;
+  derived: DerivedSummary;
+  seconds: number;
+}
+
+interface Deps {
+  prisma: PrismaClient;
+  bus: EventBus;
+  logger: Logger;
+}
+
+type Prepared =
+  | { key: string; kind: BulkKind; size: number; sha256: string; outcome: 'skipped' }
+  | { key: string; kind: BulkKind; size: number; sha256: string; outcome: 'failed'; reason: string }
+  | { key: string; kind: BulkKind; size: number; sha256: string; outcome: 'prepared'; member: PreparedMember };
+
+export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkProgress): Promise<BulkSummary> {
+  const { prisma, bus, logger } = deps;
+  const started = performance.now();
+  const base = path.resolve(folder);
+  const present = bulkKinds.filter((kind) => existsSync(path.join(base, archiveName(kind))));
+  if (!present.length) throw new Error(`no ${bulkKinds.map(archiveName).join(' or ')} in ${base}`);
+
+  const run = await prisma.ingestRun.create({ data: { id: newId('run'), source: `bulk ${base}` } });
+  const summary: BulkSummary = { runId: run.id, folder: base, read: 0, written: 0, skipped: 0, failed: 0, records: 0, factRows: 0, filingRows: 0, loadSeconds: 0, archiveSeconds: { submissions: 0, companyfacts: 0 }, derived: { companies: 0, facts: 0, seconds: 0 }, seconds: 0 };
+  const archives: { kind: BulkKind; archive: Archive }[] = [];
+  const connection = await openBulkConnection(rawConnectionOf(prisma));
+  try {
+    for (const kind of present) archives.push({ kind, archive: await openArchive(path.join(base, archiveName(kind))) });
+    const members = archives.flatMap(({ archive }) => archive.members);
+    progress?.update({ files: members.length, bytes: members.reduce((sum, m) => sum + m.size, 0) });
+    await createStagingTables(connection);
+    const previous = await previousItems(prisma);
+
+    let bytesDone = 0;
+    let anyWritten = false;
+    let lastDone = performance.now();
+    for await (const item of lookahead(prepareAll(archives, previous))) {
+      summary.read++;
+      if (item.outcome === 'skipped') summary.skipped++;
+      else if (item.outcome === 'failed') {
+        await recordFailure(connection, run.id, item.key, item.kind, item.sha256, item.reason, logger);
+        summary.failed++;
+      } else {
+        try {
+          const loaded = await connection.transaction(async (session) => {
+            const result = await item.member.load(session);
+            await markItem(session, { sourceKey: item.key, kind: item.kind, sha256: item.sha256, status: result.derived ? loadedStatus : 'ingested', records: result.records, runId: run.id });
+            return result;
+          });
+          // Caches of ingested data on every instance are dropped once the member has committed.
+          await publishAll(bus, loaded.events);
+          anyWritten ||= loaded.records > 0;
+          summary.written++;
+          summary.records += loaded.records;
+          if (item.kind === 'companyfacts') summary.factRows += loaded.rowsWritten;
+          else summary.filingRows += loaded.rowsWritten;
+        } catch (error) {
+          await recordFailure(connection, run.id, item.key, item.kind, item.sha256, firstLine(error), logger);
+          summary.failed++;
+        }
+      }
+      bytesDone += item.size;
+      summary.archiveSeconds[item.kind] += (performance.now() - lastDone) / 1000;
+      lastDone = performance.now();
+      progress?.update({ filesDone: summary.read, bytesDone, rows: summary.factRows + summary.filingRows });
+    }
+    summary.loadSeconds = (performance.now() - started) / 1000;
+
+    progress?.update({ phase: 'derived' });
+    summary.derived = await buildDerived(prisma);
+    if (anyWritten || summary.derived.companies) await publishAll(bus, [dataChangedNotice()]);
+  } finally {
+    progress?.finish();
+    for (const { archive } of archives) archive.close();
+    await connection.close();
+  }
+  summary.seconds = (performance.now() - started) / 1000;
+  await prisma.ingestRun.update({
+    where: { id: run.id },
+    data: { finishedAt: new Date(), read: summary.read, written: summary.written, skipped: summary.skipped, failed: summary.failed },
+  });
+  return summary;
+}
+
+/** What earlier runs (bulk or item by item) made of the files these archives may hold. */
+async function previousItems(prisma: PrismaClient): Promise<Map<string, { sha256: string; status: string }>> {
+  const rows = await prisma.ingestItem.findMany({ where: { kind: { in: [...bulkKinds] } }, select: { sourceKey: true, sha256: true, status: true } });
+  return new Map(rows.map((r) => [r.sourceKey, r]));
+}
+
+/** Every member read, digested and parsed, in load order; an unchanged one is skipped unparsed. */
+async function* prepareAll(archives: { kind: BulkKind; archive: Archive }[], previous: Map<string, { sha256: string; status: string }>): AsyncGenerator<Prepared> {
+  for (const { kind, archive } of archives) {
+    for await (const entry of archive.each()) {
+      const key = memberKey(kind, entry.name);
+      let bytes: Buffer;
+      try {
+        bytes = await entry.read();
+      } catch (error) {
+        yield { key, kind, size: entry.size, sha256: '', outcome: 'failed', reason: `could not read: ${firstLine(error)}` };
+        continue;
+      }
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      const before = previous.get(key);
+      if (before && before.sha256 === sha256 && before.status !== 'failed') {
+        yield { key, kind, size: entry.size, sha256, outcome: 'skipped' };
+        continue;
+      }
+      try {
+        const text = bytes.toString('utf8');
+        const member = kind === 'companyfacts' ? prepareCompanyFacts(text) : prepareSubmissions(text, entry.name, key);
+        yield { key, kind, size: entry.size, sha256, outcome: 'prepared', member };
+      } catch (error) {
+        yield { key, kind, size: entry.size, sha256, outcome: 'failed', reason: firstLine(error) };
+      }
+    }
+  }
+}
+
+/** The next item is being produced (read, inflated, parsed) while the caller works on this one. */
+async function* lookahead<T>(source: AsyncGenerator<T>): AsyncGenerator<T> {
+  let next = source.next();
+  for (;;) {
+    const current = await next;
+    if (current.done) return;
+    next = source.next();
+    yield current.value;
+  }
+}
+
+interface ItemMark {
+  sourceKey: string;
+  kind: string;
+  sha256: string;
+  status: string;
+  records: number;
+  runId: string;
+  reason?: string | null;
+}
+
+async function markItem(session: Pick<BulkConnection, 'query'>, mark: ItemMark): Promise<void> {
+  await session.query(
+    `INSERT INTO "IngestItem" ("sourceKey", "kind", "sha256", "status", "reason", "records", "runId", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+     ON CONFLICT ("sourceKey") DO UPDATE SET "kind" = EXCLUDED."kind", "sha256" = EXCLUDED."sha256", "status" = EXCLUDED."status", "reason" = EXCLUDED."reason",
+       "records" = EXCLUDED."records", "runId" = EXCLUDED."runId", "updatedAt" = EXCLUDED."updatedAt"`,
+    [mark.sourceKey, mark.kind, mark.sha256, mark.status, mark.reason ?? null, mark.records, mark.runId],
+  );
+}
+
+/** A member that fails is recorded with its reason (ingest:failures lists it) and the run goes on. */
+async function recordFailure(connection: BulkConnection, runId: string, sourceKey: string, kind: string, sha256: string, reason: string, logger: Logger): Promise<void> {
+  logger.warn({ key: sourceKey, kind, reason }, 'bulk ingest member failed');
+  await markItem(connection, { sourceKey, kind, sha256, status: 'failed', reason: reason.slice(0, 500), records: 0, runId });
+}
+
+function firstLine(error: unknown): string {
+  return error instanceof Error ? error.message.split('\n')[0]!.slice(0, 500) : String(error);
+}
+
+export function bulkSummaryLine(s: BulkSummary): string {
+  const rate = s.archiveSeconds.companyfacts > 0 ? Math.round(s.factRows / s.archiveSeconds.companyfacts) : 0;
+  return (
+    `bulk ingest ${s.runId}: read ${s.read}, written ${s.written}, skipped ${s.skipped}, failed ${s.failed} (${s.records} records: ${s.factRows} facts, ${s.filingRows} filings) ` +
+    `loaded in ${s.loadSeconds.toFixed(1)} s (companyfacts ${s.archiveSeconds.companyfacts.toFixed(1)} s: ${rate} facts/s), derived data of ${s.derived.companies} companies in ${s.derived.seconds.toFixed(1)} s, ${s.seconds.toFixed(1)} s in all from ${s.folder}`
+  );
+}

@@ -1,0 +1,144 @@
+// `ids ingest --bulk`: the SEC's nightly archives, as corpus:scale writes them (factor 2: each
+// company as itself and as one synthetic copy), loaded in bulk. A real company then answers
+// exactly as after an item-by-item ingest of its files, its synthetic copy answers the same
+// values under its own CIK, a second run writes nothing, and a corrupt member is listed by
+// ingest:failures while the others load.
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import yazl from 'yazl';
+import { createWriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runIngest } from '../../ingest/run.ts';
+import { folderSource } from '../../ingest/sources/folder.ts';
+import { runCommand } from '../../server/commands.ts';
+import { writeScaleCorpus, type ScaleSummary } from '../../scripts/scaleCorpus.ts';
+import { corpusDir, hasCorpus } from '../corpus.ts';
+import { call, orgWithKey, startIsolatedService, type TestService } from '../harness.ts';
+
+const apple = '0000320193';
+/** Apple (facts and filings), Imunon (filings with an overflow page), LPA (a small IFRS companyfacts) */
+const companies = [apple, '0000749647', '0001997711'];
+const appleFiles = ['companyfacts/CIK0000320193.json', 'submissions/CIK0000320193.json'];
+
+/** `npm run ids -- <args>` against the service's database, its output lines. */
+async function ids(t: TestService, ...args: string[]): Promise<string[]> {
+  const lines: string[] = [];
+  const { prisma, bus, logger, config } = t.service.services;
+  const code = await runCommand(args, { config, say: (l) => void lines.push(l), note: () => {}, progress: false, database: async () => ({ prisma, bus, logger, appliedMigrations: [] }) });
+  expect(code).toBe(0);
+  return lines;
+}
+
+async function zipOf(file: string, members: Record<string, string>): Promise<void> {
+  const zip = new yazl.ZipFile();
+  for (const [name, text] of Object.entries(members)) zip.addBuffer(Buffer.from(text), name);
+  zip.end();
+  await finished(zip.outputStream.pipe(createWriteStream(file)));
+}
+
+describe.runIf(hasCorpus)('bulk ingest of the nightly archives', { timeout: 180_000 }, () => {
+  let work: string;
+  let scale: ScaleSummary;
+  let bulk: TestService;
+  let items: TestService;
+  let bulkKey: string;
+  let itemsKey: string;
+  let first: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(path.join(tmpdir(), 'ids-bulk-'));
+    scale = await writeScaleCorpus({ corpus: corpusDir, out: path.join(work, 'archives'), factor: 2, ciks: companies });
+    // the same company item by item, from its files in a folder laid out like the corpus
+    const folder = path.join(work, 'folder');
+    for (const file of appleFiles) {
+      await mkdir(path.dirname(path.join(folder, file)), { recursive: true });
+      await symlink(path.join(corpusDir, file), path.join(folder, file));
+    }
+    [bulk, items] = await Promise.all([startIsolatedService(), startIsolatedService()]);
+    [{ key: bulkKey }, { key: itemsKey }] = await Promise.all([orgWithKey(bulk), orgWithKey(items)]);
+    [first] = await Promise.all([ids(bulk, 'ingest', '--bulk', path.join(work, 'archives')).then((lines) => lines.at(-1)!), runIngest(items.service.services, folderSource(folder))]);
+  }, 180_000);
+  afterAll(async () => {
+    await Promise.all([bulk?.close(), items?.close()]);
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  const get = (t: TestService, key: string, route: string) => call(t, 'GET', route, { key });
+  /** an answer without what differs from one request to the next */
+  const stable = (body: Record<string, unknown>) => ({ ...body, requestId: undefined });
+
+  it('loads every member of both archives', () => {
+    // 3 companies x 2: Apple's and LPA's facts, the filings of all three (Imunon's in two pages)
+    expect(scale.members).toEqual({ companyfacts: 4, submissions: 6 });
+    expect(first).toMatch(/read 10, written 10, skipped 0, failed 0/);
+  });
+
+  it('a real company answers exactly as after an item-by-item ingest: facts and statements', async () => {
+    for (const route of [`/v1/facts?cik=320193&tag=revenue&form=10-K&limit=100`, `/v1/facts?cik=320193&tag=us-gaap:NetIncomeLoss&limit=100`, `/v1/statements/all?cik=320193&limit=8`]) {
+      const [fromBulk, fromItems] = await Promise.all([get(bulk, bulkKey, route), get(items, itemsKey, route)]);
+      expect(fromBulk.status, route).toBe(200);
+      expect(stable(fromBulk.body), route).toEqual(stable(fromItems.body));
+    }
+    const revenue = await get(bulk, bulkKey, '/v1/facts?cik=320193&tag=revenue&form=10-K&fy=2021&fp=FY&limit=100');
+    expect(revenue.body.facts).toContainEqual(expect.objectContaining({ value: '365817000000', periodStart: '2020-09-27', periodEnd: '2021-09-25', accessionNumber: '0000320193-21-000105' }));
+    const statements = await get(bulk, bulkKey, '/v1/statements/all?cik=320193&limit=8');
+    const fy2021 = statements.body.periods.find((p: { fiscalYear: number }) => p.fiscalYear === 2021);
+    expect(fy2021.income.find((l: { key: string }) => l.key === 'revenue')).toMatchObject({ value: '365817000000', fact: { accessionNumber: '0000320193-21-000105' } });
+  });
+
+  it('a synthetic copy answers the same values under its own CIK, marked synthetic', async () => {
+    const copy = scale.copies[apple]![0]!;
+    expect(Number(copy)).toBeGreaterThanOrEqual(9_000_000_000);
+    const values = (body: { facts: { value: string; periodStart: string | null; periodEnd: string; form: string }[] }) => body.facts.map((f) => [f.value, f.periodStart, f.periodEnd, f.form]);
+    const [real, synthetic] = await Promise.all([get(bulk, bulkKey, '/v1/facts?cik=320193&tag=revenue&form=10-K&limit=100'), get(bulk, bulkKey, `/v1/facts?cik=${copy}&tag=revenue&form=10-K&limit=100`)]);
+    expect(synthetic.status).toBe(200);
+    expect(synthetic.body.cik).toBe(copy);
+    expect(synthetic.body.facts.length).toBeGreaterThan(0);
+    expect(values(synthetic.body)).toEqual(values(real.body));
+    const lines = (body: { periods: { fiscalYear: number; income: { key: string; value: string | null }[] }[] }) => body.periods.map((p) => [p.fiscalYear, p.income.map((l) => [l.key, l.value])]);
+    const [realStatements, syntheticStatements] = await Promise.all([get(bulk, bulkKey, '/v1/statements/all?cik=320193&limit=8'), get(bulk, bulkKey, `/v1/statements/all?cik=${copy}&limit=8`)]);
+    expect(lines(syntheticStatements.body)).toEqual(lines(realStatements.body));
+    const entity = await bulk.service.services.prisma.entity.findUniqueOrThrow({ where: { cik: copy } });
+    expect(entity).toMatchObject({ name: 'Apple Inc. (synthetic copy 1)', tickers: ['AAPL.S1'] });
+  });
+
+  it('records facts.added for the new facts, as the item ingest does, so monitors see them', async () => {
+    const events = await bulk.service.services.prisma.event.findMany({ where: { type: 'facts.added' } });
+    const appleEvent = events.find((e) => (e.payload as { cik: string }).cik === apple);
+    expect(appleEvent?.payload).toMatchObject({ source: 'companyfacts', accessionNumbers: expect.arrayContaining(['0000320193-21-000105']) });
+  });
+
+  it('a second run of the same archives writes nothing', async () => {
+    const { prisma } = bulk.service.services;
+    const counts = async () => ({ facts: await prisma.fact.count(), filings: await prisma.filing.count(), events: await prisma.event.count(), statements: await prisma.statementPeriod.count() });
+    const before = await counts();
+    const again = await ids(bulk, 'ingest', '--bulk', path.join(work, 'archives'));
+    expect(again.at(-1)).toMatch(/read 10, written 0, skipped 10, failed 0 \(0 records/);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('a corrupt member is listed by ingest:failures while the others load', async () => {
+    const folder = path.join(work, 'corrupt');
+    await mkdir(folder);
+    const good = {
+      cik: 42,
+      entityName: 'Good Fixture Corp',
+      facts: { 'us-gaap': { Revenues: { label: 'Revenues', description: null, units: { USD: [{ start: '2023-01-01', end: '2023-12-31', val: 123456789, accn: '0000000042-24-000001', fy: 2023, fp: 'FY', form: '10-K', filed: '2024-02-01' }] } } } },
+    };
+    await zipOf(path.join(folder, 'companyfacts.zip'), { 'CIK0000000041.json': '{"cik":41,"entityName":"Broken Corp","facts":{"us-gaap":{', 'CIK0000000042.json': JSON.stringify(good) });
+    await writeFile(path.join(folder, 'README'), 'not an archive: ignored');
+    expect((await ids(bulk, 'ingest', '--bulk', folder)).at(-1)).toMatch(/read 2, written 1, skipped 0, failed 1/);
+    const failures = await ids(bulk, 'ingest:failures');
+    expect(failures.some((line) => line.startsWith('failed\tcompanyfacts/CIK0000000041.json\tcompanyfacts\t'))).toBe(true);
+    const loaded = await get(bulk, bulkKey, '/v1/facts?cik=42&tag=us-gaap:Revenues');
+    expect(loaded.body.facts.map((f: { value: string }) => f.value)).toEqual(['123456789']);
+  });
+
+  it('a folder with neither archive is refused with the reason', async () => {
+    const empty = path.join(work, 'empty');
+    await mkdir(empty);
+    await expect(ids(bulk, 'ingest', '--bulk', empty)).rejects.toThrow(/no submissions\.zip or companyfacts\.zip/);
+  });
+});

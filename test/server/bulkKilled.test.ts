@@ -1,0 +1,81 @@
+// kill -9 of `ids ingest --bulk` in the middle of the facts, then the same command again: the
+// database ends as one uninterrupted run leaves it (every table's row count, each member's
+// outcome, the facts themselves). Real processes (the compiled CLI) on PostgreSQL databases of
+// the test's own, reading factor-2 archives that corpus:scale's code writes of a few companies.
+// Under test/server/: it needs a database server, and runs whenever DATABASE_URL names one.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeScaleCorpus, type ScaleSummary } from '../../scripts/scaleCorpus.ts';
+import { corpusDir, hasCorpus } from '../corpus.ts';
+import { eventually, scratchDatabase } from '../harness.ts';
+import { buildOnce, killAll, runCli, spawnCli, stop } from '../support/processes.ts';
+
+type Database = Awaited<ReturnType<typeof scratchDatabase>>;
+
+async function query<T extends Record<string, unknown>>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** What a bulk ingest leaves: every table's row count (the runs themselves aside), each member's outcome, a digest of the facts. */
+async function snapshot(url: string) {
+  const tables = await query<{ name: string }>(url, `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('IngestRun', '_prisma_migrations') ORDER BY 1`);
+  const counts: Record<string, number> = {};
+  for (const { name } of tables) counts[name] = Number((await query<{ n: string }>(url, `SELECT count(*) AS n FROM "${name}"`))[0]!.n);
+  const items = await query(url, `SELECT "sourceKey", "kind", "status", "sha256", "records" FROM "IngestItem" ORDER BY "sourceKey"`);
+  const [digest] = await query<{ facts: string }>(url, `SELECT md5(string_agg("factKey" || '=' || "value" || '@' || "accessionNumber", ',' ORDER BY "factKey")) AS facts FROM "Fact"`);
+  return { counts, items, digest };
+}
+
+describe.runIf(hasCorpus)('kill -9 during a bulk ingest, then the bulk ingest again', { timeout: 300_000 }, () => {
+  let work: string;
+  let scale: ScaleSummary;
+  let clean: Database;
+  let killed: Database;
+
+  beforeAll(async () => {
+    buildOnce();
+    work = await mkdtemp(path.join(tmpdir(), 'ids-bulk-killed-'));
+    // Apple's and LPA's facts (Apple's copy takes long enough to be cut), Apple's and Imunon's filings
+    scale = await writeScaleCorpus({ corpus: corpusDir, out: work, factor: 2, ciks: ['0000320193', '0000749647', '0001997711'] });
+    [clean, killed] = await Promise.all([scratchDatabase(), scratchDatabase()]);
+  }, 120_000);
+  afterAll(async () => {
+    await killAll();
+    await Promise.all([clean?.drop(), killed?.drop()]);
+    if (work) await rm(work, { recursive: true, force: true });
+  });
+
+  it('ends with the same rows as an uninterrupted run', async () => {
+    const members = scale.members.companyfacts + scale.members.submissions;
+    const cleanRun = await runCli(clean.url!, 'ingest', '--bulk', work);
+    expect(cleanRun.at(-1)).toMatch(new RegExp(`read ${members}, written ${members}, skipped 0, failed 0`));
+    const expected = await snapshot(clean.url!);
+
+    // cut once the filings are in and the facts are being written
+    const child = spawnCli(killed.url!, 'ingest', '--bulk', work);
+    await eventually('the first companyfacts member to commit', async () => Number((await query<{ n: string }>(killed.url!, `SELECT count(*) AS n FROM "IngestItem" WHERE "kind" = 'companyfacts'`))[0]!.n) >= 1, 120_000);
+    await stop(child, 'SIGKILL');
+    const [cut] = await query<{ finished: Date | null; items: string }>(killed.url!, `SELECT (SELECT "finishedAt" FROM "IngestRun") AS finished, (SELECT count(*) FROM "IngestItem") AS items`);
+    expect(cut!.finished, 'the run was cut short').toBeNull();
+    const kept = Number(cut!.items);
+    expect(kept).toBeLessThan(members);
+
+    const again = await runCli(killed.url!, 'ingest', '--bulk', work);
+    expect(again.at(-1)).toMatch(new RegExp(`read ${members}, written ${members - kept}, skipped ${kept}, failed 0`));
+    const after = await snapshot(killed.url!);
+    expect(after.counts).toEqual(expected.counts);
+    expect(after.items).toEqual(expected.items);
+    expect(after.digest).toEqual(expected.digest);
+    expect(expected.counts.Fact).toBeGreaterThan(40_000);
+    expect(expected.counts.StatementPeriod).toBeGreaterThan(0);
+  });
+});

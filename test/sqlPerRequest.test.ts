@@ -1,0 +1,118 @@
+// A facts read that no kept answer serves sends one SQL statement, for its data: once an instance
+// is warm, who is calling (the key), what the plan allows (quotas), how it is paid (billing) and
+// what the company reports (its tags, coverage, the tag's label, its filings' primary documents
+// that citations link to) are known without asking the
+// database. Counted at the driver adapter (prisma/adapter.ts), so that every statement the
+// database receives is seen, transaction control included, whichever client API sent it.
+//
+// What is written about requests is batched off the request path: request records
+// (resolvers/requestLog.ts, tested in requestLog.test.ts; off here, as the harness does for a
+// suite that counts statements) and starter-grant calls, settled every IDS_BILLING_SETTLE_MS
+// (an hour here, so that no settlement falls inside a request counted).
+import { print } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
+import { loadFacts } from '../ingest/load/facts.ts';
+import { FactsDocument } from '../catalogue/operations/generated.ts';
+import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from './harness.ts';
+
+let t: TestService;
+let database: Awaited<ReturnType<typeof scratchDatabase>>;
+let sent: string[] = [];
+const cik = '0000000301';
+
+beforeAll(async () => {
+  database = await scratchDatabase(); // a database of its own, so that every statement counted is ours
+  t = await startTestService(
+    { database: database.target, requestCacheTtlMs: 600_000, billing: { enforced: true, settleMs: 3_600_000 } },
+    { onStatement: (sql) => void sent.push(sql), countingStatements: true },
+  );
+  const { prisma } = t.service.services;
+  await prisma.$transaction((tx) => loadFacts(tx, history(6), [], 'companyfacts'), { timeout: 60_000 });
+});
+afterAll(async () => {
+  await t?.close();
+  await database?.drop();
+});
+
+/** Revenue and net income of `years` fiscal years, from 10-Ks. */
+function history(years: number): FactRecord[] {
+  return Array.from({ length: years }, (_, y) => 2024 - y).flatMap((fy) =>
+    ['Revenues', 'NetIncomeLoss'].map((tag, i) => ({
+      cik, taxonomy: 'us-gaap', tag, unit: 'USD', value: String(1000 * (i + 1) + fy), periodStart: `${fy - 1}-01-01`, periodEnd: `${fy - 1}-12-31`, isInstant: false, fy, fp: 'FY',
+      form: '10-K', frame: null, accessionNumber: `${cik}-${String(fy % 100).padStart(2, '0')}-000004`, filedAt: `${fy}-02-01`, dimensions: {}, decimals: '-6',
+    })),
+  );
+}
+
+/** The statements one request sent, and its answer. */
+async function statementsOf(send: () => ReturnType<typeof call>) {
+  sent = [];
+  const answer = await send();
+  expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+  expect(answer.body.errors, JSON.stringify(answer.body.errors)).toBeUndefined();
+  return { sent, body: answer.body };
+}
+
+const rest = (key: string, limit: number) => () => call(t, 'GET', `/v1/facts?cik=${cik}&tag=Revenues&form=10-K&limit=${limit}`, { key });
+const graphql = (key: string, limit: number) => () => call(t, 'POST', '/graphql', { key, body: { query: print(FactsDocument), variables: { cik, tag: 'Revenues', form: '10-K', limit } } });
+
+/**
+ * The first request of a key: it reads what an instance keeps, and records the key's use without
+ * waiting for it (resolvers/apiKeys.ts), which is awaited here so that it is not counted later.
+ */
+async function warm(send: () => ReturnType<typeof call>, keyId: string) {
+  const cold = await statementsOf(send);
+  const { prisma } = t.service.services;
+  while (!(await prisma.apiKey.findUniqueOrThrow({ where: { id: keyId } })).lastUsedAt) await new Promise((resolve) => setTimeout(resolve, 20));
+  return cold;
+}
+
+/** One statement, and it reads facts. */
+function expectOnlyTheData(statements: string[]) {
+  expect(statements, statements.join('\n')).toHaveLength(1);
+  expect(statements[0]).toMatch(/FROM "public"\."Fact"/);
+}
+
+describe('SQL per uncached facts request', () => {
+  it('REST, a plan that pays: one statement, for the data', async () => {
+    const { key, keyId } = await orgWithKey(t, 'sql per request, team', 'team');
+    // reads the key, its organization's quotas, and of the company its tags, coverage, label and every filing cited
+    const cold = await warm(rest(key, 6), keyId);
+    expect(cold.sent.length).toBeGreaterThan(1);
+    for (const limit of [2, 3]) {
+      const { sent: statements, body } = await statementsOf(rest(key, limit)); // a limit not asked before: no kept answer
+      expect(body.facts).toHaveLength(limit);
+      expectOnlyTheData(statements);
+    }
+  });
+
+  it('REST, the starter grant: one statement, its calls counted in memory against calls reserved when it was cold', async () => {
+    const { key, keyId } = await orgWithKey(t, 'sql per request, starter grant');
+    const cold = await warm(rest(key, 6), keyId);
+    expect(cold.sent.some((sql) => sql === 'BEGIN')).toBe(true); // the reservation: a transaction on the organization's account
+    for (const limit of [4, 5]) {
+      const { sent: statements, body } = await statementsOf(rest(key, limit));
+      expect(body.facts).toHaveLength(limit);
+      expectOnlyTheData(statements);
+    }
+  });
+
+  it('the same operation through POST /graphql: one statement, for the data', async () => {
+    const { key, keyId } = await orgWithKey(t, 'sql per request, graphql', 'team');
+    await warm(graphql(key, 6), keyId);
+    for (const limit of [2, 3]) {
+      const { sent: statements, body } = await statementsOf(graphql(key, limit)); // variables not sent before: no kept answer
+      expect(body.data.facts.facts).toHaveLength(limit);
+      expectOnlyTheData(statements);
+    }
+  });
+
+  it('a kept answer sends none', async () => {
+    const { key, keyId } = await orgWithKey(t, 'sql per request, kept', 'team');
+    await warm(rest(key, 2), keyId);
+    expect((await statementsOf(rest(key, 2))).sent).toEqual([]);
+    await statementsOf(graphql(key, 3));
+    expect((await statementsOf(graphql(key, 3))).sent).toEqual([]);
+  });
+});
