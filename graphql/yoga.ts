@@ -29,7 +29,6 @@ export function createGraphqlHandler(services: Services) {
     graphiql: false, // served by graphql/graphiql.ts, under its own Content-Security-Policy
     cors: false, // one policy for every door: server/cors.ts
     batching: false, // one operation per request, so that each is priced; an array body is 400 batching_not_supported
-    maxRequestBodySize: false, // graphql/body.ts has read and bounded the body already: no second pass through a stream
     plugins: [useGraphqlLimits(services), recordErrorCode, compiledExecution],
     // Yoga logs every error maskError replaced, a client's own (a 404, a bad variable) too: those are info.
     logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => (args.every(isClientError) ? services.logger.info({ args }, 'graphql client error') : services.logger.error({ args }, 'graphql')) },

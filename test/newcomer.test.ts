@@ -158,8 +158,9 @@ describe(`newcomer: npm start on an empty ${process.env.DATABASE_URL ? 'PostgreS
     expect((await signIn()).status).toBe(401);
 
     // The empty database was filled from IDS_DATA_DIR in the background.
+    // (the filing is listed from the submissions file first, its document a moment later)
     let latest = await get(server, '/v1/filings/latest?ticker=AAPL&form=10-K', key);
-    for (let wait = 0; latest.status !== 200 && wait < 120; wait++) {
+    for (let wait = 0; (latest.status !== 200 || !latest.body.documentIngested) && wait < 120; wait++) {
       await sleep(250);
       latest = await get(server, '/v1/filings/latest?ticker=AAPL&form=10-K', key);
     }
