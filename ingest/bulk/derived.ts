@@ -8,6 +8,7 @@ import { chunks } from '../../core/rows.ts';
 import { materializeFinancials } from '../../derived/financials.ts';
 import { materializeDilution } from '../../derived/dilution/materialize.ts';
 import { bulkKinds, cikOfMember } from './keys.ts';
+import { summariseConcepts } from '../load/facts.ts';
 
 export const loadedStatus = 'loaded';
 
@@ -42,12 +43,7 @@ export async function buildDerived(prisma: PrismaClient, onBatch?: (done: number
       async (tx) => {
         let summarised = 0;
         if (withFacts.length) {
-          await tx.$executeRaw`DELETE FROM "CompanyConcept" WHERE "cik" = ANY(${withFacts}::text[])`;
-          await tx.$executeRaw`
-            INSERT INTO "CompanyConcept" ("cik", "taxonomy", "tag", "unit", "hasDimensions", "factCount", "firstPeriodEnd", "lastPeriodEnd", "lastFiledAt")
-            SELECT "cik", "taxonomy", "tag", "unit", "hasDimensions", count(*)::int, min("periodEnd"), max("periodEnd"), max("filedAt")
-            FROM "Fact" WHERE "cik" = ANY(${withFacts}::text[])
-            GROUP BY "cik", "taxonomy", "tag", "unit", "hasDimensions"`;
+          await summariseConcepts(tx, withFacts);
           const [row] = await tx.$queryRaw<{ n: number }[]>`SELECT coalesce(sum("factCount"), 0)::int AS n FROM "CompanyConcept" WHERE "cik" = ANY(${withFacts}::text[])`;
           summarised = Number(row?.n ?? 0);
           for (const cik of withFacts) await materializeFinancials(tx, cik);

@@ -35,7 +35,7 @@ export async function loadFacts(tx: Tx, facts: FactRecord[], concepts: ConceptRe
 }
 
 /** Rebuilds the CompanyConcept rows of these companies from their facts (same transaction). */
-async function summariseConcepts(tx: Tx, ciks: string[]): Promise<void> {
+export async function summariseConcepts(tx: Tx, ciks: string[]): Promise<void> {
   await tx.$executeRaw`DELETE FROM "CompanyConcept" WHERE "cik" = ANY(${ciks}::text[])`;
   await tx.$executeRaw`
     INSERT INTO "CompanyConcept" ("cik", "taxonomy", "tag", "unit", "hasDimensions", "factCount", "firstPeriodEnd", "lastPeriodEnd", "lastFiledAt")

@@ -6,30 +6,18 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeScaleCorpus, type ScaleSummary } from '../../scripts/scaleCorpus.ts';
 import { corpusDir, hasCorpus } from '../corpus.ts';
 import { eventually, scratchDatabase } from '../harness.ts';
+import { query, tableCounts } from '../support/tableSnapshot.ts';
 import { buildOnce, killAll, runCli, spawnCli, stop } from '../support/processes.ts';
 
 type Database = Awaited<ReturnType<typeof scratchDatabase>>;
 
-async function query<T extends Record<string, unknown>>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** What a bulk ingest leaves: every table's row count (the runs themselves aside), each member's outcome, a digest of the facts. */
 async function snapshot(url: string) {
-  const tables = await query<{ name: string }>(url, `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('IngestRun', '_prisma_migrations') ORDER BY 1`);
-  const counts: Record<string, number> = {};
-  for (const { name } of tables) counts[name] = Number((await query<{ n: string }>(url, `SELECT count(*) AS n FROM "${name}"`))[0]!.n);
+  const counts = await tableCounts(url);
   const items = await query(url, `SELECT "sourceKey", "kind", "status", "sha256", "records" FROM "IngestItem" ORDER BY "sourceKey"`);
   const [digest] = await query<{ facts: string }>(url, `SELECT md5(string_agg("factKey" || '=' || "value" || '@' || "accessionNumber", ',' ORDER BY "factKey")) AS facts FROM "Fact"`);
   return { counts, items, digest };

@@ -6,10 +6,10 @@
 import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, hasCorpus } from '../corpus.ts';
 import { eventually, scratchDatabase } from '../harness.ts';
+import { query, tableCounts } from '../support/tableSnapshot.ts';
 import { buildOnce, killAll, runCli, spawnCli, stop } from '../support/processes.ts';
 
 /** Some of Apple's files, in the order the ingest loads them: its filings index, its facts (the longest item), its FY2024 10-K and two forms. */
@@ -23,21 +23,9 @@ const appleFiles = [
 
 type Database = Awaited<ReturnType<typeof scratchDatabase>>;
 
-async function query<T extends Record<string, unknown>>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** What an ingest leaves: every table's row count (the runs themselves aside), each item's outcome, and digests of the filings and facts. */
 async function snapshot(url: string) {
-  const tables = await query<{ name: string }>(url, `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name NOT IN ('IngestRun', '_prisma_migrations') ORDER BY 1`);
-  const counts: Record<string, number> = {};
-  for (const { name } of tables) counts[name] = Number((await query<{ n: string }>(url, `SELECT count(*) AS n FROM "${name}"`))[0]!.n);
+  const counts = await tableCounts(url);
   const items = await query(url, `SELECT "sourceKey", "kind", "status", "sha256", "records", "reason" FROM "IngestItem" ORDER BY "sourceKey"`);
   const [digests] = await query<{ facts: string; filings: string }>(
     url,
