@@ -125,6 +125,17 @@ export type Ticker = Prisma.TickerModel
  */
 export type Filing = Prisma.FilingModel
 /**
+ * Model FilingDocument
+ * A filing's primary document as the source served it, gzip-compressed, so the reader can render it
+ * later without the source (a corpus folder moved, the SEC's rate limits).
+ */
+export type FilingDocument = Prisma.FilingDocumentModel
+/**
+ * Model AlertAcknowledgement
+ * That a member (or key) of an organization has seen one of its alerts (an event of the organization).
+ */
+export type AlertAcknowledgement = Prisma.AlertAcknowledgementModel
+/**
  * Model Section
  * A section of a filing's document, e.g. item_1a (Risk Factors) of a 10-K.
  */

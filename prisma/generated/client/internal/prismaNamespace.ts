@@ -417,6 +417,8 @@ export const ModelName = {
   Entity: 'Entity',
   Ticker: 'Ticker',
   Filing: 'Filing',
+  FilingDocument: 'FilingDocument',
+  AlertAcknowledgement: 'AlertAcknowledgement',
   Section: 'Section',
   Concept: 'Concept',
   CompanyConcept: 'CompanyConcept',
@@ -464,7 +466,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "session" | "authChallenge" | "invitation" | "auditEntry" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket" | "billingAccount" | "creditReservation" | "ledgerEntry" | "requestCharge" | "topUp" | "paymentMethod" | "processorEvent" | "idempotencyRecord" | "monitor" | "monitorEmail" | "artifact" | "marketSource" | "priceBar" | "factorReturn" | "macroSeries" | "macroObservation" | "dilutionRecord" | "dilutionProfile" | "sponsorToken"
+    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "session" | "authChallenge" | "invitation" | "auditEntry" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "filingDocument" | "alertAcknowledgement" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket" | "billingAccount" | "creditReservation" | "ledgerEntry" | "requestCharge" | "topUp" | "paymentMethod" | "processorEvent" | "idempotencyRecord" | "monitor" | "monitorEmail" | "artifact" | "marketSource" | "priceBar" | "factorReturn" | "macroSeries" | "macroObservation" | "dilutionRecord" | "dilutionProfile" | "sponsorToken"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1945,6 +1947,154 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.FilingCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.FilingCountAggregateOutputType> | number
+        }
+      }
+    }
+    FilingDocument: {
+      payload: Prisma.$FilingDocumentPayload<ExtArgs>
+      fields: Prisma.FilingDocumentFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.FilingDocumentFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingDocumentPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.FilingDocumentFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingDocumentPayload>
+        }
+        findFirst: {
+          args: Prisma.FilingDocumentFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingDocumentPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.FilingDocumentFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingDocumentPayload>
+        }
+        findMany: {
+          args: Prisma.FilingDocumentFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingDocumentPayload>[]
+        }
+        create: {
+          args: Prisma.FilingDocumentCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingDocumentPayload>
+        }
+        createMany: {
+          args: Prisma.FilingDocumentCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.FilingDocumentCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingDocumentPayload>[]
+        }
+        delete: {
+          args: Prisma.FilingDocumentDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingDocumentPayload>
+        }
+        update: {
+          args: Prisma.FilingDocumentUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingDocumentPayload>
+        }
+        deleteMany: {
+          args: Prisma.FilingDocumentDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.FilingDocumentUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.FilingDocumentUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingDocumentPayload>[]
+        }
+        upsert: {
+          args: Prisma.FilingDocumentUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$FilingDocumentPayload>
+        }
+        aggregate: {
+          args: Prisma.FilingDocumentAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateFilingDocument>
+        }
+        groupBy: {
+          args: Prisma.FilingDocumentGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FilingDocumentGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.FilingDocumentCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.FilingDocumentCountAggregateOutputType> | number
+        }
+      }
+    }
+    AlertAcknowledgement: {
+      payload: Prisma.$AlertAcknowledgementPayload<ExtArgs>
+      fields: Prisma.AlertAcknowledgementFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AlertAcknowledgementFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AlertAcknowledgementPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AlertAcknowledgementFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AlertAcknowledgementPayload>
+        }
+        findFirst: {
+          args: Prisma.AlertAcknowledgementFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AlertAcknowledgementPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AlertAcknowledgementFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AlertAcknowledgementPayload>
+        }
+        findMany: {
+          args: Prisma.AlertAcknowledgementFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AlertAcknowledgementPayload>[]
+        }
+        create: {
+          args: Prisma.AlertAcknowledgementCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AlertAcknowledgementPayload>
+        }
+        createMany: {
+          args: Prisma.AlertAcknowledgementCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AlertAcknowledgementCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AlertAcknowledgementPayload>[]
+        }
+        delete: {
+          args: Prisma.AlertAcknowledgementDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AlertAcknowledgementPayload>
+        }
+        update: {
+          args: Prisma.AlertAcknowledgementUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AlertAcknowledgementPayload>
+        }
+        deleteMany: {
+          args: Prisma.AlertAcknowledgementDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AlertAcknowledgementUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AlertAcknowledgementUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AlertAcknowledgementPayload>[]
+        }
+        upsert: {
+          args: Prisma.AlertAcknowledgementUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AlertAcknowledgementPayload>
+        }
+        aggregate: {
+          args: Prisma.AlertAcknowledgementAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAlertAcknowledgement>
+        }
+        groupBy: {
+          args: Prisma.AlertAcknowledgementGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AlertAcknowledgementGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AlertAcknowledgementCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AlertAcknowledgementCountAggregateOutputType> | number
         }
       }
     }
@@ -4659,6 +4809,29 @@ export const FilingScalarFieldEnum = {
 export type FilingScalarFieldEnum = (typeof FilingScalarFieldEnum)[keyof typeof FilingScalarFieldEnum]
 
 
+export const FilingDocumentScalarFieldEnum = {
+  accessionNumber: 'accessionNumber',
+  fileName: 'fileName',
+  contentType: 'contentType',
+  sha256: 'sha256',
+  size: 'size',
+  content: 'content',
+  storedAt: 'storedAt'
+} as const
+
+export type FilingDocumentScalarFieldEnum = (typeof FilingDocumentScalarFieldEnum)[keyof typeof FilingDocumentScalarFieldEnum]
+
+
+export const AlertAcknowledgementScalarFieldEnum = {
+  orgId: 'orgId',
+  eventId: 'eventId',
+  acknowledgedBy: 'acknowledgedBy',
+  acknowledgedAt: 'acknowledgedAt'
+} as const
+
+export type AlertAcknowledgementScalarFieldEnum = (typeof AlertAcknowledgementScalarFieldEnum)[keyof typeof AlertAcknowledgementScalarFieldEnum]
+
+
 export const SectionScalarFieldEnum = {
   accessionNumber: 'accessionNumber',
   key: 'key',
@@ -4815,10 +4988,13 @@ export const IngestRunScalarFieldEnum = {
   source: 'source',
   startedAt: 'startedAt',
   finishedAt: 'finishedAt',
+  total: 'total',
   read: 'read',
   written: 'written',
   skipped: 'skipped',
-  failed: 'failed'
+  failed: 'failed',
+  records: 'records',
+  updatedAt: 'updatedAt'
 } as const
 
 export type IngestRunScalarFieldEnum = (typeof IngestRunScalarFieldEnum)[keyof typeof IngestRunScalarFieldEnum]
@@ -5336,6 +5512,20 @@ export type FloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, '
 export type ListFloatFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Float[]'>
     
 
+
+/**
+ * Reference to a field of type 'Bytes'
+ */
+export type BytesFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Bytes'>
+    
+
+
+/**
+ * Reference to a field of type 'Bytes[]'
+ */
+export type ListBytesFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Bytes[]'>
+    
+
 /**
  * Batch Payload for updateMany & deleteMany & createMany
  */
@@ -5507,6 +5697,8 @@ export type GlobalOmitConfig = {
   entity?: Prisma.EntityOmit
   ticker?: Prisma.TickerOmit
   filing?: Prisma.FilingOmit
+  filingDocument?: Prisma.FilingDocumentOmit
+  alertAcknowledgement?: Prisma.AlertAcknowledgementOmit
   section?: Prisma.SectionOmit
   concept?: Prisma.ConceptOmit
   companyConcept?: Prisma.CompanyConceptOmit

@@ -71,6 +71,8 @@ export const ModelName = {
   Entity: 'Entity',
   Ticker: 'Ticker',
   Filing: 'Filing',
+  FilingDocument: 'FilingDocument',
+  AlertAcknowledgement: 'AlertAcknowledgement',
   Section: 'Section',
   Concept: 'Concept',
   CompanyConcept: 'CompanyConcept',
@@ -425,6 +427,29 @@ export const FilingScalarFieldEnum = {
 export type FilingScalarFieldEnum = (typeof FilingScalarFieldEnum)[keyof typeof FilingScalarFieldEnum]
 
 
+export const FilingDocumentScalarFieldEnum = {
+  accessionNumber: 'accessionNumber',
+  fileName: 'fileName',
+  contentType: 'contentType',
+  sha256: 'sha256',
+  size: 'size',
+  content: 'content',
+  storedAt: 'storedAt'
+} as const
+
+export type FilingDocumentScalarFieldEnum = (typeof FilingDocumentScalarFieldEnum)[keyof typeof FilingDocumentScalarFieldEnum]
+
+
+export const AlertAcknowledgementScalarFieldEnum = {
+  orgId: 'orgId',
+  eventId: 'eventId',
+  acknowledgedBy: 'acknowledgedBy',
+  acknowledgedAt: 'acknowledgedAt'
+} as const
+
+export type AlertAcknowledgementScalarFieldEnum = (typeof AlertAcknowledgementScalarFieldEnum)[keyof typeof AlertAcknowledgementScalarFieldEnum]
+
+
 export const SectionScalarFieldEnum = {
   accessionNumber: 'accessionNumber',
   key: 'key',
@@ -581,10 +606,13 @@ export const IngestRunScalarFieldEnum = {
   source: 'source',
   startedAt: 'startedAt',
   finishedAt: 'finishedAt',
+  total: 'total',
   read: 'read',
   written: 'written',
   skipped: 'skipped',
-  failed: 'failed'
+  failed: 'failed',
+  records: 'records',
+  updatedAt: 'updatedAt'
 } as const
 
 export type IngestRunScalarFieldEnum = (typeof IngestRunScalarFieldEnum)[keyof typeof IngestRunScalarFieldEnum]

@@ -311,6 +311,7 @@ export type FilingWhereInput = {
   entity?: Prisma.XOR<Prisma.EntityScalarRelationFilter, Prisma.EntityWhereInput>
   sections?: Prisma.SectionListRelationFilter
   events?: Prisma.FilingEventListRelationFilter
+  document?: Prisma.XOR<Prisma.FilingDocumentNullableScalarRelationFilter, Prisma.FilingDocumentWhereInput> | null
 }
 
 export type FilingOrderByWithRelationInput = {
@@ -334,6 +335,7 @@ export type FilingOrderByWithRelationInput = {
   entity?: Prisma.EntityOrderByWithRelationInput
   sections?: Prisma.SectionOrderByRelationAggregateInput
   events?: Prisma.FilingEventOrderByRelationAggregateInput
+  document?: Prisma.FilingDocumentOrderByWithRelationInput
 }
 
 export type FilingWhereUniqueInput = Prisma.AtLeast<{
@@ -360,6 +362,7 @@ export type FilingWhereUniqueInput = Prisma.AtLeast<{
   entity?: Prisma.XOR<Prisma.EntityScalarRelationFilter, Prisma.EntityWhereInput>
   sections?: Prisma.SectionListRelationFilter
   events?: Prisma.FilingEventListRelationFilter
+  document?: Prisma.XOR<Prisma.FilingDocumentNullableScalarRelationFilter, Prisma.FilingDocumentWhereInput> | null
 }, "accessionNumber">
 
 export type FilingOrderByWithAggregationInput = {
@@ -430,6 +433,7 @@ export type FilingCreateInput = {
   entity: Prisma.EntityCreateNestedOneWithoutFilingsInput
   sections?: Prisma.SectionCreateNestedManyWithoutFilingInput
   events?: Prisma.FilingEventCreateNestedManyWithoutFilingInput
+  document?: Prisma.FilingDocumentCreateNestedOneWithoutFilingInput
 }
 
 export type FilingUncheckedCreateInput = {
@@ -452,6 +456,7 @@ export type FilingUncheckedCreateInput = {
   updatedAt?: Date | string
   sections?: Prisma.SectionUncheckedCreateNestedManyWithoutFilingInput
   events?: Prisma.FilingEventUncheckedCreateNestedManyWithoutFilingInput
+  document?: Prisma.FilingDocumentUncheckedCreateNestedOneWithoutFilingInput
 }
 
 export type FilingUpdateInput = {
@@ -474,6 +479,7 @@ export type FilingUpdateInput = {
   entity?: Prisma.EntityUpdateOneRequiredWithoutFilingsNestedInput
   sections?: Prisma.SectionUpdateManyWithoutFilingNestedInput
   events?: Prisma.FilingEventUpdateManyWithoutFilingNestedInput
+  document?: Prisma.FilingDocumentUpdateOneWithoutFilingNestedInput
 }
 
 export type FilingUncheckedUpdateInput = {
@@ -496,6 +502,7 @@ export type FilingUncheckedUpdateInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sections?: Prisma.SectionUncheckedUpdateManyWithoutFilingNestedInput
   events?: Prisma.FilingEventUncheckedUpdateManyWithoutFilingNestedInput
+  document?: Prisma.FilingDocumentUncheckedUpdateOneWithoutFilingNestedInput
 }
 
 export type FilingCreateManyInput = {
@@ -694,6 +701,20 @@ export type FilingUpdateitemsInput = {
   push?: string | string[]
 }
 
+export type FilingCreateNestedOneWithoutDocumentInput = {
+  create?: Prisma.XOR<Prisma.FilingCreateWithoutDocumentInput, Prisma.FilingUncheckedCreateWithoutDocumentInput>
+  connectOrCreate?: Prisma.FilingCreateOrConnectWithoutDocumentInput
+  connect?: Prisma.FilingWhereUniqueInput
+}
+
+export type FilingUpdateOneRequiredWithoutDocumentNestedInput = {
+  create?: Prisma.XOR<Prisma.FilingCreateWithoutDocumentInput, Prisma.FilingUncheckedCreateWithoutDocumentInput>
+  connectOrCreate?: Prisma.FilingCreateOrConnectWithoutDocumentInput
+  upsert?: Prisma.FilingUpsertWithoutDocumentInput
+  connect?: Prisma.FilingWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.FilingUpdateToOneWithWhereWithoutDocumentInput, Prisma.FilingUpdateWithoutDocumentInput>, Prisma.FilingUncheckedUpdateWithoutDocumentInput>
+}
+
 export type FilingCreateNestedOneWithoutSectionsInput = {
   create?: Prisma.XOR<Prisma.FilingCreateWithoutSectionsInput, Prisma.FilingUncheckedCreateWithoutSectionsInput>
   connectOrCreate?: Prisma.FilingCreateOrConnectWithoutSectionsInput
@@ -743,6 +764,7 @@ export type FilingCreateWithoutEntityInput = {
   updatedAt?: Date | string
   sections?: Prisma.SectionCreateNestedManyWithoutFilingInput
   events?: Prisma.FilingEventCreateNestedManyWithoutFilingInput
+  document?: Prisma.FilingDocumentCreateNestedOneWithoutFilingInput
 }
 
 export type FilingUncheckedCreateWithoutEntityInput = {
@@ -764,6 +786,7 @@ export type FilingUncheckedCreateWithoutEntityInput = {
   updatedAt?: Date | string
   sections?: Prisma.SectionUncheckedCreateNestedManyWithoutFilingInput
   events?: Prisma.FilingEventUncheckedCreateNestedManyWithoutFilingInput
+  document?: Prisma.FilingDocumentUncheckedCreateNestedOneWithoutFilingInput
 }
 
 export type FilingCreateOrConnectWithoutEntityInput = {
@@ -815,6 +838,110 @@ export type FilingScalarWhereInput = {
   updatedAt?: Prisma.DateTimeFilter<"Filing"> | Date | string
 }
 
+export type FilingCreateWithoutDocumentInput = {
+  accessionNumber: string
+  form: string
+  filedAt?: Date | string | null
+  acceptedAt?: Date | string | null
+  orderedAt: Date | string
+  reportDate?: Date | string | null
+  items?: Prisma.FilingCreateitemsInput | string[]
+  primaryDocument?: string | null
+  primaryDocDescription?: string | null
+  size?: number | null
+  isXbrl?: boolean
+  isInlineXbrl?: boolean
+  fileNumber?: string | null
+  filmNumber?: string | null
+  documentSourceKey?: string | null
+  updatedAt?: Date | string
+  entity: Prisma.EntityCreateNestedOneWithoutFilingsInput
+  sections?: Prisma.SectionCreateNestedManyWithoutFilingInput
+  events?: Prisma.FilingEventCreateNestedManyWithoutFilingInput
+}
+
+export type FilingUncheckedCreateWithoutDocumentInput = {
+  accessionNumber: string
+  cik: string
+  form: string
+  filedAt?: Date | string | null
+  acceptedAt?: Date | string | null
+  orderedAt: Date | string
+  reportDate?: Date | string | null
+  items?: Prisma.FilingCreateitemsInput | string[]
+  primaryDocument?: string | null
+  primaryDocDescription?: string | null
+  size?: number | null
+  isXbrl?: boolean
+  isInlineXbrl?: boolean
+  fileNumber?: string | null
+  filmNumber?: string | null
+  documentSourceKey?: string | null
+  updatedAt?: Date | string
+  sections?: Prisma.SectionUncheckedCreateNestedManyWithoutFilingInput
+  events?: Prisma.FilingEventUncheckedCreateNestedManyWithoutFilingInput
+}
+
+export type FilingCreateOrConnectWithoutDocumentInput = {
+  where: Prisma.FilingWhereUniqueInput
+  create: Prisma.XOR<Prisma.FilingCreateWithoutDocumentInput, Prisma.FilingUncheckedCreateWithoutDocumentInput>
+}
+
+export type FilingUpsertWithoutDocumentInput = {
+  update: Prisma.XOR<Prisma.FilingUpdateWithoutDocumentInput, Prisma.FilingUncheckedUpdateWithoutDocumentInput>
+  create: Prisma.XOR<Prisma.FilingCreateWithoutDocumentInput, Prisma.FilingUncheckedCreateWithoutDocumentInput>
+  where?: Prisma.FilingWhereInput
+}
+
+export type FilingUpdateToOneWithWhereWithoutDocumentInput = {
+  where?: Prisma.FilingWhereInput
+  data: Prisma.XOR<Prisma.FilingUpdateWithoutDocumentInput, Prisma.FilingUncheckedUpdateWithoutDocumentInput>
+}
+
+export type FilingUpdateWithoutDocumentInput = {
+  accessionNumber?: Prisma.StringFieldUpdateOperationsInput | string
+  form?: Prisma.StringFieldUpdateOperationsInput | string
+  filedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  acceptedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  orderedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reportDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  items?: Prisma.FilingUpdateitemsInput | string[]
+  primaryDocument?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  primaryDocDescription?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  size?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  isXbrl?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  isInlineXbrl?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  fileNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  filmNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  documentSourceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  entity?: Prisma.EntityUpdateOneRequiredWithoutFilingsNestedInput
+  sections?: Prisma.SectionUpdateManyWithoutFilingNestedInput
+  events?: Prisma.FilingEventUpdateManyWithoutFilingNestedInput
+}
+
+export type FilingUncheckedUpdateWithoutDocumentInput = {
+  accessionNumber?: Prisma.StringFieldUpdateOperationsInput | string
+  cik?: Prisma.StringFieldUpdateOperationsInput | string
+  form?: Prisma.StringFieldUpdateOperationsInput | string
+  filedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  acceptedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  orderedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  reportDate?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  items?: Prisma.FilingUpdateitemsInput | string[]
+  primaryDocument?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  primaryDocDescription?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  size?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
+  isXbrl?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  isInlineXbrl?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  fileNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  filmNumber?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  documentSourceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  sections?: Prisma.SectionUncheckedUpdateManyWithoutFilingNestedInput
+  events?: Prisma.FilingEventUncheckedUpdateManyWithoutFilingNestedInput
+}
+
 export type FilingCreateWithoutSectionsInput = {
   accessionNumber: string
   form: string
@@ -834,6 +961,7 @@ export type FilingCreateWithoutSectionsInput = {
   updatedAt?: Date | string
   entity: Prisma.EntityCreateNestedOneWithoutFilingsInput
   events?: Prisma.FilingEventCreateNestedManyWithoutFilingInput
+  document?: Prisma.FilingDocumentCreateNestedOneWithoutFilingInput
 }
 
 export type FilingUncheckedCreateWithoutSectionsInput = {
@@ -855,6 +983,7 @@ export type FilingUncheckedCreateWithoutSectionsInput = {
   documentSourceKey?: string | null
   updatedAt?: Date | string
   events?: Prisma.FilingEventUncheckedCreateNestedManyWithoutFilingInput
+  document?: Prisma.FilingDocumentUncheckedCreateNestedOneWithoutFilingInput
 }
 
 export type FilingCreateOrConnectWithoutSectionsInput = {
@@ -892,6 +1021,7 @@ export type FilingUpdateWithoutSectionsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   entity?: Prisma.EntityUpdateOneRequiredWithoutFilingsNestedInput
   events?: Prisma.FilingEventUpdateManyWithoutFilingNestedInput
+  document?: Prisma.FilingDocumentUpdateOneWithoutFilingNestedInput
 }
 
 export type FilingUncheckedUpdateWithoutSectionsInput = {
@@ -913,6 +1043,7 @@ export type FilingUncheckedUpdateWithoutSectionsInput = {
   documentSourceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   events?: Prisma.FilingEventUncheckedUpdateManyWithoutFilingNestedInput
+  document?: Prisma.FilingDocumentUncheckedUpdateOneWithoutFilingNestedInput
 }
 
 export type FilingCreateWithoutEventsInput = {
@@ -934,6 +1065,7 @@ export type FilingCreateWithoutEventsInput = {
   updatedAt?: Date | string
   entity: Prisma.EntityCreateNestedOneWithoutFilingsInput
   sections?: Prisma.SectionCreateNestedManyWithoutFilingInput
+  document?: Prisma.FilingDocumentCreateNestedOneWithoutFilingInput
 }
 
 export type FilingUncheckedCreateWithoutEventsInput = {
@@ -955,6 +1087,7 @@ export type FilingUncheckedCreateWithoutEventsInput = {
   documentSourceKey?: string | null
   updatedAt?: Date | string
   sections?: Prisma.SectionUncheckedCreateNestedManyWithoutFilingInput
+  document?: Prisma.FilingDocumentUncheckedCreateNestedOneWithoutFilingInput
 }
 
 export type FilingCreateOrConnectWithoutEventsInput = {
@@ -992,6 +1125,7 @@ export type FilingUpdateWithoutEventsInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   entity?: Prisma.EntityUpdateOneRequiredWithoutFilingsNestedInput
   sections?: Prisma.SectionUpdateManyWithoutFilingNestedInput
+  document?: Prisma.FilingDocumentUpdateOneWithoutFilingNestedInput
 }
 
 export type FilingUncheckedUpdateWithoutEventsInput = {
@@ -1013,6 +1147,7 @@ export type FilingUncheckedUpdateWithoutEventsInput = {
   documentSourceKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sections?: Prisma.SectionUncheckedUpdateManyWithoutFilingNestedInput
+  document?: Prisma.FilingDocumentUncheckedUpdateOneWithoutFilingNestedInput
 }
 
 export type FilingCreateManyEntityInput = {
@@ -1053,6 +1188,7 @@ export type FilingUpdateWithoutEntityInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sections?: Prisma.SectionUpdateManyWithoutFilingNestedInput
   events?: Prisma.FilingEventUpdateManyWithoutFilingNestedInput
+  document?: Prisma.FilingDocumentUpdateOneWithoutFilingNestedInput
 }
 
 export type FilingUncheckedUpdateWithoutEntityInput = {
@@ -1074,6 +1210,7 @@ export type FilingUncheckedUpdateWithoutEntityInput = {
   updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   sections?: Prisma.SectionUncheckedUpdateManyWithoutFilingNestedInput
   events?: Prisma.FilingEventUncheckedUpdateManyWithoutFilingNestedInput
+  document?: Prisma.FilingDocumentUncheckedUpdateOneWithoutFilingNestedInput
 }
 
 export type FilingUncheckedUpdateManyWithoutEntityInput = {
@@ -1156,6 +1293,7 @@ export type FilingSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   entity?: boolean | Prisma.EntityDefaultArgs<ExtArgs>
   sections?: boolean | Prisma.Filing$sectionsArgs<ExtArgs>
   events?: boolean | Prisma.Filing$eventsArgs<ExtArgs>
+  document?: boolean | Prisma.Filing$documentArgs<ExtArgs>
   _count?: boolean | Prisma.FilingCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["filing"]>
 
@@ -1226,6 +1364,7 @@ export type FilingInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   entity?: boolean | Prisma.EntityDefaultArgs<ExtArgs>
   sections?: boolean | Prisma.Filing$sectionsArgs<ExtArgs>
   events?: boolean | Prisma.Filing$eventsArgs<ExtArgs>
+  document?: boolean | Prisma.Filing$documentArgs<ExtArgs>
   _count?: boolean | Prisma.FilingCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type FilingIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1241,6 +1380,7 @@ export type $FilingPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs
     entity: Prisma.$EntityPayload<ExtArgs>
     sections: Prisma.$SectionPayload<ExtArgs>[]
     events: Prisma.$FilingEventPayload<ExtArgs>[]
+    document: Prisma.$FilingDocumentPayload<ExtArgs> | null
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     accessionNumber: string
@@ -1669,6 +1809,7 @@ export interface Prisma__FilingClient<T, Null = never, ExtArgs extends runtime.T
   entity<T extends Prisma.EntityDefaultArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.EntityDefaultArgs<ExtArgs>>): Prisma.Prisma__EntityClient<runtime.Types.Result.GetResult<Prisma.$EntityPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | Null, Null, ExtArgs, GlobalOmitOptions>
   sections<T extends Prisma.Filing$sectionsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Filing$sectionsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SectionPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   events<T extends Prisma.Filing$eventsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Filing$eventsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$FilingEventPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  document<T extends Prisma.Filing$documentArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Filing$documentArgs<ExtArgs>>): Prisma.Prisma__FilingDocumentClient<runtime.Types.Result.GetResult<Prisma.$FilingDocumentPayload<ExtArgs>, T, "findUniqueOrThrow", GlobalOmitOptions> | null, null, ExtArgs, GlobalOmitOptions>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2161,6 +2302,25 @@ export type Filing$eventsArgs<ExtArgs extends runtime.Types.Extensions.InternalA
   take?: number
   skip?: number
   distinct?: Prisma.FilingEventScalarFieldEnum | Prisma.FilingEventScalarFieldEnum[]
+}
+
+/**
+ * Filing.document
+ */
+export type Filing$documentArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the FilingDocument
+   */
+  select?: Prisma.FilingDocumentSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the FilingDocument
+   */
+  omit?: Prisma.FilingDocumentOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.FilingDocumentInclude<ExtArgs> | null
+  where?: Prisma.FilingDocumentWhereInput
 }
 
 /**

@@ -27,17 +27,21 @@ export type AggregateIngestRun = {
 }
 
 export type IngestRunAvgAggregateOutputType = {
+  total: number | null
   read: number | null
   written: number | null
   skipped: number | null
   failed: number | null
+  records: number | null
 }
 
 export type IngestRunSumAggregateOutputType = {
+  total: number | null
   read: number | null
   written: number | null
   skipped: number | null
   failed: number | null
+  records: number | null
 }
 
 export type IngestRunMinAggregateOutputType = {
@@ -45,10 +49,13 @@ export type IngestRunMinAggregateOutputType = {
   source: string | null
   startedAt: Date | null
   finishedAt: Date | null
+  total: number | null
   read: number | null
   written: number | null
   skipped: number | null
   failed: number | null
+  records: number | null
+  updatedAt: Date | null
 }
 
 export type IngestRunMaxAggregateOutputType = {
@@ -56,10 +63,13 @@ export type IngestRunMaxAggregateOutputType = {
   source: string | null
   startedAt: Date | null
   finishedAt: Date | null
+  total: number | null
   read: number | null
   written: number | null
   skipped: number | null
   failed: number | null
+  records: number | null
+  updatedAt: Date | null
 }
 
 export type IngestRunCountAggregateOutputType = {
@@ -67,26 +77,33 @@ export type IngestRunCountAggregateOutputType = {
   source: number
   startedAt: number
   finishedAt: number
+  total: number
   read: number
   written: number
   skipped: number
   failed: number
+  records: number
+  updatedAt: number
   _all: number
 }
 
 
 export type IngestRunAvgAggregateInputType = {
+  total?: true
   read?: true
   written?: true
   skipped?: true
   failed?: true
+  records?: true
 }
 
 export type IngestRunSumAggregateInputType = {
+  total?: true
   read?: true
   written?: true
   skipped?: true
   failed?: true
+  records?: true
 }
 
 export type IngestRunMinAggregateInputType = {
@@ -94,10 +111,13 @@ export type IngestRunMinAggregateInputType = {
   source?: true
   startedAt?: true
   finishedAt?: true
+  total?: true
   read?: true
   written?: true
   skipped?: true
   failed?: true
+  records?: true
+  updatedAt?: true
 }
 
 export type IngestRunMaxAggregateInputType = {
@@ -105,10 +125,13 @@ export type IngestRunMaxAggregateInputType = {
   source?: true
   startedAt?: true
   finishedAt?: true
+  total?: true
   read?: true
   written?: true
   skipped?: true
   failed?: true
+  records?: true
+  updatedAt?: true
 }
 
 export type IngestRunCountAggregateInputType = {
@@ -116,10 +139,13 @@ export type IngestRunCountAggregateInputType = {
   source?: true
   startedAt?: true
   finishedAt?: true
+  total?: true
   read?: true
   written?: true
   skipped?: true
   failed?: true
+  records?: true
+  updatedAt?: true
   _all?: true
 }
 
@@ -214,10 +240,13 @@ export type IngestRunGroupByOutputType = {
   source: string
   startedAt: Date
   finishedAt: Date | null
+  total: number
   read: number
   written: number
   skipped: number
   failed: number
+  records: number
+  updatedAt: Date
   _count: IngestRunCountAggregateOutputType | null
   _avg: IngestRunAvgAggregateOutputType | null
   _sum: IngestRunSumAggregateOutputType | null
@@ -248,10 +277,13 @@ export type IngestRunWhereInput = {
   source?: Prisma.StringFilter<"IngestRun"> | string
   startedAt?: Prisma.DateTimeFilter<"IngestRun"> | Date | string
   finishedAt?: Prisma.DateTimeNullableFilter<"IngestRun"> | Date | string | null
+  total?: Prisma.IntFilter<"IngestRun"> | number
   read?: Prisma.IntFilter<"IngestRun"> | number
   written?: Prisma.IntFilter<"IngestRun"> | number
   skipped?: Prisma.IntFilter<"IngestRun"> | number
   failed?: Prisma.IntFilter<"IngestRun"> | number
+  records?: Prisma.IntFilter<"IngestRun"> | number
+  updatedAt?: Prisma.DateTimeFilter<"IngestRun"> | Date | string
 }
 
 export type IngestRunOrderByWithRelationInput = {
@@ -259,10 +291,13 @@ export type IngestRunOrderByWithRelationInput = {
   source?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  total?: Prisma.SortOrder
   read?: Prisma.SortOrder
   written?: Prisma.SortOrder
   skipped?: Prisma.SortOrder
   failed?: Prisma.SortOrder
+  records?: Prisma.SortOrder
+  updatedAt?: Prisma.SortOrder
 }
 
 export type IngestRunWhereUniqueInput = Prisma.AtLeast<{
@@ -273,10 +308,13 @@ export type IngestRunWhereUniqueInput = Prisma.AtLeast<{
   source?: Prisma.StringFilter<"IngestRun"> | string
   startedAt?: Prisma.DateTimeFilter<"IngestRun"> | Date | string
   finishedAt?: Prisma.DateTimeNullableFilter<"IngestRun"> | Date | string | null
+  total?: Prisma.IntFilter<"IngestRun"> | number
   read?: Prisma.IntFilter<"IngestRun"> | number
   written?: Prisma.IntFilter<"IngestRun"> | number
   skipped?: Prisma.IntFilter<"IngestRun"> | number
   failed?: Prisma.IntFilter<"IngestRun"> | number
+  records?: Prisma.IntFilter<"IngestRun"> | number
+  updatedAt?: Prisma.DateTimeFilter<"IngestRun"> | Date | string
 }, "id">
 
 export type IngestRunOrderByWithAggregationInput = {
@@ -284,10 +322,13 @@ export type IngestRunOrderByWithAggregationInput = {
   source?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  total?: Prisma.SortOrder
   read?: Prisma.SortOrder
   written?: Prisma.SortOrder
   skipped?: Prisma.SortOrder
   failed?: Prisma.SortOrder
+  records?: Prisma.SortOrder
+  updatedAt?: Prisma.SortOrder
   _count?: Prisma.IngestRunCountOrderByAggregateInput
   _avg?: Prisma.IngestRunAvgOrderByAggregateInput
   _max?: Prisma.IngestRunMaxOrderByAggregateInput
@@ -303,10 +344,13 @@ export type IngestRunScalarWhereWithAggregatesInput = {
   source?: Prisma.StringWithAggregatesFilter<"IngestRun"> | string
   startedAt?: Prisma.DateTimeWithAggregatesFilter<"IngestRun"> | Date | string
   finishedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"IngestRun"> | Date | string | null
+  total?: Prisma.IntWithAggregatesFilter<"IngestRun"> | number
   read?: Prisma.IntWithAggregatesFilter<"IngestRun"> | number
   written?: Prisma.IntWithAggregatesFilter<"IngestRun"> | number
   skipped?: Prisma.IntWithAggregatesFilter<"IngestRun"> | number
   failed?: Prisma.IntWithAggregatesFilter<"IngestRun"> | number
+  records?: Prisma.IntWithAggregatesFilter<"IngestRun"> | number
+  updatedAt?: Prisma.DateTimeWithAggregatesFilter<"IngestRun"> | Date | string
 }
 
 export type IngestRunCreateInput = {
@@ -314,10 +358,13 @@ export type IngestRunCreateInput = {
   source: string
   startedAt?: Date | string
   finishedAt?: Date | string | null
+  total?: number
   read?: number
   written?: number
   skipped?: number
   failed?: number
+  records?: number
+  updatedAt?: Date | string
 }
 
 export type IngestRunUncheckedCreateInput = {
@@ -325,10 +372,13 @@ export type IngestRunUncheckedCreateInput = {
   source: string
   startedAt?: Date | string
   finishedAt?: Date | string | null
+  total?: number
   read?: number
   written?: number
   skipped?: number
   failed?: number
+  records?: number
+  updatedAt?: Date | string
 }
 
 export type IngestRunUpdateInput = {
@@ -336,10 +386,13 @@ export type IngestRunUpdateInput = {
   source?: Prisma.StringFieldUpdateOperationsInput | string
   startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  total?: Prisma.IntFieldUpdateOperationsInput | number
   read?: Prisma.IntFieldUpdateOperationsInput | number
   written?: Prisma.IntFieldUpdateOperationsInput | number
   skipped?: Prisma.IntFieldUpdateOperationsInput | number
   failed?: Prisma.IntFieldUpdateOperationsInput | number
+  records?: Prisma.IntFieldUpdateOperationsInput | number
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type IngestRunUncheckedUpdateInput = {
@@ -347,10 +400,13 @@ export type IngestRunUncheckedUpdateInput = {
   source?: Prisma.StringFieldUpdateOperationsInput | string
   startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  total?: Prisma.IntFieldUpdateOperationsInput | number
   read?: Prisma.IntFieldUpdateOperationsInput | number
   written?: Prisma.IntFieldUpdateOperationsInput | number
   skipped?: Prisma.IntFieldUpdateOperationsInput | number
   failed?: Prisma.IntFieldUpdateOperationsInput | number
+  records?: Prisma.IntFieldUpdateOperationsInput | number
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type IngestRunCreateManyInput = {
@@ -358,10 +414,13 @@ export type IngestRunCreateManyInput = {
   source: string
   startedAt?: Date | string
   finishedAt?: Date | string | null
+  total?: number
   read?: number
   written?: number
   skipped?: number
   failed?: number
+  records?: number
+  updatedAt?: Date | string
 }
 
 export type IngestRunUpdateManyMutationInput = {
@@ -369,10 +428,13 @@ export type IngestRunUpdateManyMutationInput = {
   source?: Prisma.StringFieldUpdateOperationsInput | string
   startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  total?: Prisma.IntFieldUpdateOperationsInput | number
   read?: Prisma.IntFieldUpdateOperationsInput | number
   written?: Prisma.IntFieldUpdateOperationsInput | number
   skipped?: Prisma.IntFieldUpdateOperationsInput | number
   failed?: Prisma.IntFieldUpdateOperationsInput | number
+  records?: Prisma.IntFieldUpdateOperationsInput | number
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type IngestRunUncheckedUpdateManyInput = {
@@ -380,10 +442,13 @@ export type IngestRunUncheckedUpdateManyInput = {
   source?: Prisma.StringFieldUpdateOperationsInput | string
   startedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   finishedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  total?: Prisma.IntFieldUpdateOperationsInput | number
   read?: Prisma.IntFieldUpdateOperationsInput | number
   written?: Prisma.IntFieldUpdateOperationsInput | number
   skipped?: Prisma.IntFieldUpdateOperationsInput | number
   failed?: Prisma.IntFieldUpdateOperationsInput | number
+  records?: Prisma.IntFieldUpdateOperationsInput | number
+  updatedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
 export type IngestRunCountOrderByAggregateInput = {
@@ -391,17 +456,22 @@ export type IngestRunCountOrderByAggregateInput = {
   source?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
+  total?: Prisma.SortOrder
   read?: Prisma.SortOrder
   written?: Prisma.SortOrder
   skipped?: Prisma.SortOrder
   failed?: Prisma.SortOrder
+  records?: Prisma.SortOrder
+  updatedAt?: Prisma.SortOrder
 }
 
 export type IngestRunAvgOrderByAggregateInput = {
+  total?: Prisma.SortOrder
   read?: Prisma.SortOrder
   written?: Prisma.SortOrder
   skipped?: Prisma.SortOrder
   failed?: Prisma.SortOrder
+  records?: Prisma.SortOrder
 }
 
 export type IngestRunMaxOrderByAggregateInput = {
@@ -409,10 +479,13 @@ export type IngestRunMaxOrderByAggregateInput = {
   source?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
+  total?: Prisma.SortOrder
   read?: Prisma.SortOrder
   written?: Prisma.SortOrder
   skipped?: Prisma.SortOrder
   failed?: Prisma.SortOrder
+  records?: Prisma.SortOrder
+  updatedAt?: Prisma.SortOrder
 }
 
 export type IngestRunMinOrderByAggregateInput = {
@@ -420,17 +493,22 @@ export type IngestRunMinOrderByAggregateInput = {
   source?: Prisma.SortOrder
   startedAt?: Prisma.SortOrder
   finishedAt?: Prisma.SortOrder
+  total?: Prisma.SortOrder
   read?: Prisma.SortOrder
   written?: Prisma.SortOrder
   skipped?: Prisma.SortOrder
   failed?: Prisma.SortOrder
+  records?: Prisma.SortOrder
+  updatedAt?: Prisma.SortOrder
 }
 
 export type IngestRunSumOrderByAggregateInput = {
+  total?: Prisma.SortOrder
   read?: Prisma.SortOrder
   written?: Prisma.SortOrder
   skipped?: Prisma.SortOrder
   failed?: Prisma.SortOrder
+  records?: Prisma.SortOrder
 }
 
 
@@ -440,10 +518,13 @@ export type IngestRunSelect<ExtArgs extends runtime.Types.Extensions.InternalArg
   source?: boolean
   startedAt?: boolean
   finishedAt?: boolean
+  total?: boolean
   read?: boolean
   written?: boolean
   skipped?: boolean
   failed?: boolean
+  records?: boolean
+  updatedAt?: boolean
 }, ExtArgs["result"]["ingestRun"]>
 
 export type IngestRunSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -451,10 +532,13 @@ export type IngestRunSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Ext
   source?: boolean
   startedAt?: boolean
   finishedAt?: boolean
+  total?: boolean
   read?: boolean
   written?: boolean
   skipped?: boolean
   failed?: boolean
+  records?: boolean
+  updatedAt?: boolean
 }, ExtArgs["result"]["ingestRun"]>
 
 export type IngestRunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -462,10 +546,13 @@ export type IngestRunSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Ext
   source?: boolean
   startedAt?: boolean
   finishedAt?: boolean
+  total?: boolean
   read?: boolean
   written?: boolean
   skipped?: boolean
   failed?: boolean
+  records?: boolean
+  updatedAt?: boolean
 }, ExtArgs["result"]["ingestRun"]>
 
 export type IngestRunSelectScalar = {
@@ -473,13 +560,16 @@ export type IngestRunSelectScalar = {
   source?: boolean
   startedAt?: boolean
   finishedAt?: boolean
+  total?: boolean
   read?: boolean
   written?: boolean
   skipped?: boolean
   failed?: boolean
+  records?: boolean
+  updatedAt?: boolean
 }
 
-export type IngestRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "source" | "startedAt" | "finishedAt" | "read" | "written" | "skipped" | "failed", ExtArgs["result"]["ingestRun"]>
+export type IngestRunOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "source" | "startedAt" | "finishedAt" | "total" | "read" | "written" | "skipped" | "failed" | "records" | "updatedAt", ExtArgs["result"]["ingestRun"]>
 
 export type $IngestRunPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "IngestRun"
@@ -489,10 +579,23 @@ export type $IngestRunPayload<ExtArgs extends runtime.Types.Extensions.InternalA
     source: string
     startedAt: Date
     finishedAt: Date | null
+    /**
+     * items (files, archive entries) the run has to read, once known; 0 while still listing
+     */
+    total: number
     read: number
     written: number
     skipped: number
     failed: number
+    /**
+     * records written so far (facts, filings, sections, …)
+     */
+    records: number
+    /**
+     * the run writes its counts at most once a second while it works: a row that stops moving
+     * without finishedAt belongs to a run that died
+     */
+    updatedAt: Date
   }, ExtArgs["result"]["ingestRun"]>
   composites: {}
 }
@@ -920,10 +1023,13 @@ export interface IngestRunFieldRefs {
   readonly source: Prisma.FieldRef<"IngestRun", 'String'>
   readonly startedAt: Prisma.FieldRef<"IngestRun", 'DateTime'>
   readonly finishedAt: Prisma.FieldRef<"IngestRun", 'DateTime'>
+  readonly total: Prisma.FieldRef<"IngestRun", 'Int'>
   readonly read: Prisma.FieldRef<"IngestRun", 'Int'>
   readonly written: Prisma.FieldRef<"IngestRun", 'Int'>
   readonly skipped: Prisma.FieldRef<"IngestRun", 'Int'>
   readonly failed: Prisma.FieldRef<"IngestRun", 'Int'>
+  readonly records: Prisma.FieldRef<"IngestRun", 'Int'>
+  readonly updatedAt: Prisma.FieldRef<"IngestRun", 'DateTime'>
 }
     
 

@@ -235,6 +235,7 @@ export type OrganizationWhereInput = {
   sponsorTokens?: Prisma.SponsorTokenListRelationFilter
   invitations?: Prisma.InvitationListRelationFilter
   auditEntries?: Prisma.AuditEntryListRelationFilter
+  alertAcknowledgements?: Prisma.AlertAcknowledgementListRelationFilter
 }
 
 export type OrganizationOrderByWithRelationInput = {
@@ -261,6 +262,7 @@ export type OrganizationOrderByWithRelationInput = {
   sponsorTokens?: Prisma.SponsorTokenOrderByRelationAggregateInput
   invitations?: Prisma.InvitationOrderByRelationAggregateInput
   auditEntries?: Prisma.AuditEntryOrderByRelationAggregateInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementOrderByRelationAggregateInput
 }
 
 export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
@@ -290,6 +292,7 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   sponsorTokens?: Prisma.SponsorTokenListRelationFilter
   invitations?: Prisma.InvitationListRelationFilter
   auditEntries?: Prisma.AuditEntryListRelationFilter
+  alertAcknowledgements?: Prisma.AlertAcknowledgementListRelationFilter
 }, "id" | "externalId">
 
 export type OrganizationOrderByWithAggregationInput = {
@@ -347,6 +350,7 @@ export type OrganizationCreateInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateInput = {
@@ -372,6 +376,7 @@ export type OrganizationUncheckedCreateInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUpdateInput = {
@@ -397,6 +402,7 @@ export type OrganizationUpdateInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateInput = {
@@ -422,6 +428,7 @@ export type OrganizationUncheckedUpdateInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyInput = {
@@ -675,6 +682,20 @@ export type OrganizationUpdateOneRequiredWithoutWebhooksNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutWebhooksInput, Prisma.OrganizationUpdateWithoutWebhooksInput>, Prisma.OrganizationUncheckedUpdateWithoutWebhooksInput>
 }
 
+export type OrganizationCreateNestedOneWithoutAlertAcknowledgementsInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutAlertAcknowledgementsInput, Prisma.OrganizationUncheckedCreateWithoutAlertAcknowledgementsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutAlertAcknowledgementsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutAlertAcknowledgementsNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutAlertAcknowledgementsInput, Prisma.OrganizationUncheckedCreateWithoutAlertAcknowledgementsInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutAlertAcknowledgementsInput
+  upsert?: Prisma.OrganizationUpsertWithoutAlertAcknowledgementsInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutAlertAcknowledgementsInput, Prisma.OrganizationUpdateWithoutAlertAcknowledgementsInput>, Prisma.OrganizationUncheckedUpdateWithoutAlertAcknowledgementsInput>
+}
+
 export type OrganizationCreateNestedOneWithoutStreamsInput = {
   create?: Prisma.XOR<Prisma.OrganizationCreateWithoutStreamsInput, Prisma.OrganizationUncheckedCreateWithoutStreamsInput>
   connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutStreamsInput
@@ -767,6 +788,7 @@ export type OrganizationCreateWithoutPlanInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutPlanInput = {
@@ -791,6 +813,7 @@ export type OrganizationUncheckedCreateWithoutPlanInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutPlanInput = {
@@ -857,6 +880,7 @@ export type OrganizationCreateWithoutQuotasInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutQuotasInput = {
@@ -881,6 +905,7 @@ export type OrganizationUncheckedCreateWithoutQuotasInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutQuotasInput = {
@@ -921,6 +946,7 @@ export type OrganizationUpdateWithoutQuotasInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutQuotasInput = {
@@ -945,6 +971,7 @@ export type OrganizationUncheckedUpdateWithoutQuotasInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMembershipsInput = {
@@ -969,6 +996,7 @@ export type OrganizationCreateWithoutMembershipsInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMembershipsInput = {
@@ -993,6 +1021,7 @@ export type OrganizationUncheckedCreateWithoutMembershipsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMembershipsInput = {
@@ -1033,6 +1062,7 @@ export type OrganizationUpdateWithoutMembershipsInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
@@ -1057,6 +1087,7 @@ export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutInvitationsInput = {
@@ -1081,6 +1112,7 @@ export type OrganizationCreateWithoutInvitationsInput = {
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutInvitationsInput = {
@@ -1105,6 +1137,7 @@ export type OrganizationUncheckedCreateWithoutInvitationsInput = {
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutInvitationsInput = {
@@ -1145,6 +1178,7 @@ export type OrganizationUpdateWithoutInvitationsInput = {
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutInvitationsInput = {
@@ -1169,6 +1203,7 @@ export type OrganizationUncheckedUpdateWithoutInvitationsInput = {
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutAuditEntriesInput = {
@@ -1193,6 +1228,7 @@ export type OrganizationCreateWithoutAuditEntriesInput = {
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutAuditEntriesInput = {
@@ -1217,6 +1253,7 @@ export type OrganizationUncheckedCreateWithoutAuditEntriesInput = {
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutAuditEntriesInput = {
@@ -1257,6 +1294,7 @@ export type OrganizationUpdateWithoutAuditEntriesInput = {
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutAuditEntriesInput = {
@@ -1281,6 +1319,7 @@ export type OrganizationUncheckedUpdateWithoutAuditEntriesInput = {
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutApiKeysInput = {
@@ -1305,6 +1344,7 @@ export type OrganizationCreateWithoutApiKeysInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutApiKeysInput = {
@@ -1329,6 +1369,7 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutApiKeysInput = {
@@ -1369,6 +1410,7 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
@@ -1393,6 +1435,7 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutEventsInput = {
@@ -1417,6 +1460,7 @@ export type OrganizationCreateWithoutEventsInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutEventsInput = {
@@ -1441,6 +1485,7 @@ export type OrganizationUncheckedCreateWithoutEventsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutEventsInput = {
@@ -1481,6 +1526,7 @@ export type OrganizationUpdateWithoutEventsInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutEventsInput = {
@@ -1505,6 +1551,7 @@ export type OrganizationUncheckedUpdateWithoutEventsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutWebhooksInput = {
@@ -1529,6 +1576,7 @@ export type OrganizationCreateWithoutWebhooksInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutWebhooksInput = {
@@ -1553,6 +1601,7 @@ export type OrganizationUncheckedCreateWithoutWebhooksInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutWebhooksInput = {
@@ -1593,6 +1642,7 @@ export type OrganizationUpdateWithoutWebhooksInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
@@ -1610,6 +1660,123 @@ export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
   memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
   quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
   events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationCreateWithoutAlertAcknowledgementsInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
+  externalId?: string | null
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  plan: Prisma.PlanCreateNestedOneWithoutOrganizationsInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationUncheckedCreateWithoutAlertAcknowledgementsInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
+  externalId?: string | null
+  planKey: string
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationCreateOrConnectWithoutAlertAcknowledgementsInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutAlertAcknowledgementsInput, Prisma.OrganizationUncheckedCreateWithoutAlertAcknowledgementsInput>
+}
+
+export type OrganizationUpsertWithoutAlertAcknowledgementsInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutAlertAcknowledgementsInput, Prisma.OrganizationUncheckedUpdateWithoutAlertAcknowledgementsInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutAlertAcknowledgementsInput, Prisma.OrganizationUncheckedCreateWithoutAlertAcknowledgementsInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutAlertAcknowledgementsInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutAlertAcknowledgementsInput, Prisma.OrganizationUncheckedUpdateWithoutAlertAcknowledgementsInput>
+}
+
+export type OrganizationUpdateWithoutAlertAcknowledgementsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  plan?: Prisma.PlanUpdateOneRequiredWithoutOrganizationsNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutAlertAcknowledgementsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  planKey?: Prisma.StringFieldUpdateOperationsInput | string
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
   monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
@@ -1641,6 +1808,7 @@ export type OrganizationCreateWithoutStreamsInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutStreamsInput = {
@@ -1665,6 +1833,7 @@ export type OrganizationUncheckedCreateWithoutStreamsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutStreamsInput = {
@@ -1705,6 +1874,7 @@ export type OrganizationUpdateWithoutStreamsInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutStreamsInput = {
@@ -1729,6 +1899,7 @@ export type OrganizationUncheckedUpdateWithoutStreamsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutBillingInput = {
@@ -1753,6 +1924,7 @@ export type OrganizationCreateWithoutBillingInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutBillingInput = {
@@ -1777,6 +1949,7 @@ export type OrganizationUncheckedCreateWithoutBillingInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutBillingInput = {
@@ -1817,6 +1990,7 @@ export type OrganizationUpdateWithoutBillingInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutBillingInput = {
@@ -1841,6 +2015,7 @@ export type OrganizationUncheckedUpdateWithoutBillingInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMonitorsInput = {
@@ -1865,6 +2040,7 @@ export type OrganizationCreateWithoutMonitorsInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMonitorsInput = {
@@ -1889,6 +2065,7 @@ export type OrganizationUncheckedCreateWithoutMonitorsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMonitorsInput = {
@@ -1929,6 +2106,7 @@ export type OrganizationUpdateWithoutMonitorsInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMonitorsInput = {
@@ -1953,6 +2131,7 @@ export type OrganizationUncheckedUpdateWithoutMonitorsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutArtifactsInput = {
@@ -1977,6 +2156,7 @@ export type OrganizationCreateWithoutArtifactsInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutArtifactsInput = {
@@ -2001,6 +2181,7 @@ export type OrganizationUncheckedCreateWithoutArtifactsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutArtifactsInput = {
@@ -2041,6 +2222,7 @@ export type OrganizationUpdateWithoutArtifactsInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutArtifactsInput = {
@@ -2065,6 +2247,7 @@ export type OrganizationUncheckedUpdateWithoutArtifactsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutSponsorTokensInput = {
@@ -2089,6 +2272,7 @@ export type OrganizationCreateWithoutSponsorTokensInput = {
   artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutSponsorTokensInput = {
@@ -2113,6 +2297,7 @@ export type OrganizationUncheckedCreateWithoutSponsorTokensInput = {
   artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutSponsorTokensInput = {
@@ -2153,6 +2338,7 @@ export type OrganizationUpdateWithoutSponsorTokensInput = {
   artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutSponsorTokensInput = {
@@ -2177,6 +2363,7 @@ export type OrganizationUncheckedUpdateWithoutSponsorTokensInput = {
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyPlanInput = {
@@ -2213,6 +2400,7 @@ export type OrganizationUpdateWithoutPlanInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutPlanInput = {
@@ -2237,6 +2425,7 @@ export type OrganizationUncheckedUpdateWithoutPlanInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateManyWithoutPlanInput = {
@@ -2268,6 +2457,7 @@ export type OrganizationCountOutputType = {
   sponsorTokens: number
   invitations: number
   auditEntries: number
+  alertAcknowledgements: number
 }
 
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2282,6 +2472,7 @@ export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Exte
   sponsorTokens?: boolean | OrganizationCountOutputTypeCountSponsorTokensArgs
   invitations?: boolean | OrganizationCountOutputTypeCountInvitationsArgs
   auditEntries?: boolean | OrganizationCountOutputTypeCountAuditEntriesArgs
+  alertAcknowledgements?: boolean | OrganizationCountOutputTypeCountAlertAcknowledgementsArgs
 }
 
 /**
@@ -2371,6 +2562,13 @@ export type OrganizationCountOutputTypeCountAuditEntriesArgs<ExtArgs extends run
   where?: Prisma.AuditEntryWhereInput
 }
 
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountAlertAcknowledgementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.AlertAcknowledgementWhereInput
+}
+
 
 export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2396,6 +2594,7 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   sponsorTokens?: boolean | Prisma.Organization$sponsorTokensArgs<ExtArgs>
   invitations?: boolean | Prisma.Organization$invitationsArgs<ExtArgs>
   auditEntries?: boolean | Prisma.Organization$auditEntriesArgs<ExtArgs>
+  alertAcknowledgements?: boolean | Prisma.Organization$alertAcknowledgementsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["organization"]>
 
@@ -2455,6 +2654,7 @@ export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.Interna
   sponsorTokens?: boolean | Prisma.Organization$sponsorTokensArgs<ExtArgs>
   invitations?: boolean | Prisma.Organization$invitationsArgs<ExtArgs>
   auditEntries?: boolean | Prisma.Organization$auditEntriesArgs<ExtArgs>
+  alertAcknowledgements?: boolean | Prisma.Organization$alertAcknowledgementsArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrganizationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2480,6 +2680,7 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
     sponsorTokens: Prisma.$SponsorTokenPayload<ExtArgs>[]
     invitations: Prisma.$InvitationPayload<ExtArgs>[]
     auditEntries: Prisma.$AuditEntryPayload<ExtArgs>[]
+    alertAcknowledgements: Prisma.$AlertAcknowledgementPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -2908,6 +3109,7 @@ export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends run
   sponsorTokens<T extends Prisma.Organization$sponsorTokensArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$sponsorTokensArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$SponsorTokenPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   invitations<T extends Prisma.Organization$invitationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$invitationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InvitationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   auditEntries<T extends Prisma.Organization$auditEntriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$auditEntriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AuditEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  alertAcknowledgements<T extends Prisma.Organization$alertAcknowledgementsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$alertAcknowledgementsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AlertAcknowledgementPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3628,6 +3830,30 @@ export type Organization$auditEntriesArgs<ExtArgs extends runtime.Types.Extensio
   take?: number
   skip?: number
   distinct?: Prisma.AuditEntryScalarFieldEnum | Prisma.AuditEntryScalarFieldEnum[]
+}
+
+/**
+ * Organization.alertAcknowledgements
+ */
+export type Organization$alertAcknowledgementsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the AlertAcknowledgement
+   */
+  select?: Prisma.AlertAcknowledgementSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the AlertAcknowledgement
+   */
+  omit?: Prisma.AlertAcknowledgementOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.AlertAcknowledgementInclude<ExtArgs> | null
+  where?: Prisma.AlertAcknowledgementWhereInput
+  orderBy?: Prisma.AlertAcknowledgementOrderByWithRelationInput | Prisma.AlertAcknowledgementOrderByWithRelationInput[]
+  cursor?: Prisma.AlertAcknowledgementWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.AlertAcknowledgementScalarFieldEnum | Prisma.AlertAcknowledgementScalarFieldEnum[]
 }
 
 /**
