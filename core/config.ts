@@ -104,6 +104,16 @@ export interface Config {
   analyticsThreads: number;
   /** create the demo organization on a fresh database */
   createDemoOrg: boolean;
+  sec: {
+    /** IDS_SEC_USER_AGENT: who fetches from the SEC, with a contact email (its fair-access rules) */
+    userAgent?: string;
+    /** IDS_SEC_BASE_URL: a server that plays both www.sec.gov and data.sec.gov (a mirror; tests); unset for the SEC */
+    baseUrl?: string;
+    /** IDS_SEC_SYNC=on: this instance keeps the database current with EDGAR's daily indexes */
+    sync: boolean;
+    /** IDS_SEC_SYNC_INTERVAL_MINUTES: how often the sync runs (60) */
+    syncIntervalMs: number;
+  };
   mcp: {
     /** a tool that has not answered by then is 504 mcp_tool_timeout */
     toolTimeoutMs: number;
@@ -175,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     // one core stays with the event loop (requests, the embedded database)
     analyticsThreads: nonNegativeInteger(env, 'IDS_ANALYTICS_THREADS', Math.max(1, availableParallelism() - 1)),
     createDemoOrg: env.IDS_DEMO_ORG !== 'off',
+    sec: secConfig(env),
     mcp: {
       toolTimeoutMs: Number(env.IDS_MCP_TOOL_TIMEOUT_MS ?? 15_000),
       circuitFailures: Number(env.IDS_MCP_CIRCUIT_FAILURES ?? 5),
@@ -196,6 +207,15 @@ export function localAddress(host: string, port: number): string {
   else if (bare === '::') address = '[::1]';
   else if (bare.includes(':')) address = `[${bare}]`;
   return `http://${address}:${port}`;
+}
+
+function secConfig(env: NodeJS.ProcessEnv): Config['sec'] {
+  const sync = env.IDS_SEC_SYNC === 'on';
+  const userAgent = env.IDS_SEC_USER_AGENT?.trim() || undefined;
+  if (sync && !userAgent) throw new Error('IDS_SEC_SYNC=on needs IDS_SEC_USER_AGENT: the SEC asks every client to name itself with a contact email, e.g. "Example Co admin@example.com"');
+  const baseUrl = env.IDS_SEC_BASE_URL?.trim() || undefined;
+  if (baseUrl && !/^https?:\/\//.test(baseUrl)) throw new Error(`IDS_SEC_BASE_URL must be an http(s) URL, not ${JSON.stringify(baseUrl)}`);
+  return { userAgent, baseUrl, sync, syncIntervalMs: (nonNegativeInteger(env, 'IDS_SEC_SYNC_INTERVAL_MINUTES', 60) || 60) * 60_000 };
 }
 
 function nonNegativeInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {

@@ -62,6 +62,7 @@ export const errorStatus = {
   payment_method_not_found: 404,
   top_up_not_found: 404,
   monitor_not_found: 404,
+  alert_not_found: 404,
   artifact_not_found: 404,
   market_data_not_found: 404,
   sponsor_token_not_found: 404,

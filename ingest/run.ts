@@ -10,6 +10,7 @@ import { publishAll } from '../subscriptions/events.ts';
 import { dataChangedNotice } from '../derived/dataCache.ts';
 import { classify, documentKindOfForm, loadOrder, namedInPath, type ItemKind } from './classify.ts';
 import { handlers } from './registry.ts';
+import { runRowWriter } from './runRow.ts';
 import { NotForThisIngest } from './handlers.ts';
 import type { Source, SourceItem } from './sources/types.ts';
 
@@ -37,31 +38,20 @@ export interface Progress {
 /** A large document (a 4 MB companyfacts) may take a while to write on the embedded database. */
 const itemTransactionMs = 300_000;
 
-/**
- * How often the run's row takes the counts so far: other processes (GET /v1/ingest/status on
- * another instance) read the progress there, and a write a second costs the ingest nothing.
- */
-const runRowEveryMs = 1000;
-
 export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; logger: Logger }, source: Source, progress?: Progress): Promise<IngestSummary> {
   const { prisma } = deps;
   const started = Date.now();
   const run = await prisma.ingestRun.create({ data: { id: newId('run'), source: source.describe() } });
   const summary: IngestSummary = { runId: run.id, source: source.describe(), read: 0, written: 0, partial: 0, skipped: 0, failed: 0, records: 0, seconds: 0 };
 
-  const items: SourceItem[] = [];
-  for await (const item of source.items()) items.push(item);
-  const rank = (item: SourceItem) => loadOrder.indexOf(classify(item.key));
-  items.sort((a, b) => rank(a) - rank(b) || a.key.localeCompare(b.key));
+  const listed = source.inLoadOrder ? null : await inLoadOrder(source);
+  const total = () => listed?.length ?? Math.max(source.size ?? 0, summary.read);
 
-  let runRowWritten = performance.now();
-  const counts = () => ({ read: summary.read, written: summary.written, skipped: summary.skipped, failed: summary.failed });
-  for (const [index, item] of items.entries()) {
-    progress?.item(index, items.length, item.key, summary.records);
-    if (performance.now() - runRowWritten >= runRowEveryMs) {
-      runRowWritten = performance.now();
-      await prisma.ingestRun.update({ where: { id: run.id }, data: counts() });
-    }
+  const runRow = runRowWriter(prisma, run.id);
+  const counts = () => ({ total: total(), read: summary.read, written: summary.written, skipped: summary.skipped, failed: summary.failed, records: summary.records });
+  for await (const item of listed ?? source.items()) {
+    progress?.item(summary.read, total(), item.key, summary.records);
+    await runRow.progress(counts());
     const itemStarted = performance.now();
     const { kind, form } = await kindOf(prisma, item.key);
     const outcome = await ingestItem(deps, run.id, item, kind, form);
@@ -73,11 +63,19 @@ export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; log
     } else summary[outcome.status]++;
     progress?.itemDone?.(item.key, kind, performance.now() - itemStarted, outcome.status);
   }
-  progress?.item(items.length, items.length, '', summary.records);
+  progress?.item(summary.read, summary.read, '', summary.records);
   progress?.finish();
   summary.seconds = (Date.now() - started) / 1000;
-  await prisma.ingestRun.update({ where: { id: run.id }, data: { finishedAt: new Date(), ...counts() } });
+  await runRow.finish(counts());
   return summary;
+}
+
+/** Every item of the source, listed first and sorted into load order. */
+async function inLoadOrder(source: Source): Promise<SourceItem[]> {
+  const items: SourceItem[] = [];
+  for await (const item of source.items()) items.push(item);
+  const rank = (item: SourceItem) => loadOrder.indexOf(classify(item.key));
+  return items.sort((a, b) => rank(a) - rank(b) || a.key.localeCompare(b.key));
 }
 
 type ItemOutcome = { status: 'ingested' | 'partial'; records: number } | { status: 'skipped' | 'failed' };

@@ -29,6 +29,9 @@ import './members.ts';
 import './operator.ts';
 import './usage.ts';
 import './requests.ts';
+import './usageAnalytics.ts';
+import './alerts.ts';
+import './ingest.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -22,6 +22,7 @@ import { createEventBus } from '../subscriptions/bus.ts';
 import { allowedHostsFromEnv } from '../subscriptions/webhooks/sender.ts';
 import { webhookKey } from '../subscriptions/webhooks/signing.ts';
 import { startWebhookWorker, type WebhookWorker } from '../workers/webhooks.ts';
+import { startSecSyncWorker, type SecSyncWorker } from '../workers/secSync.ts';
 import type { Config } from '../core/config.ts';
 import { answerClientErrors } from './clientErrors.ts';
 import { corsPolicy } from './cors.ts';
@@ -43,6 +44,7 @@ export interface Service {
   database: Database;
   /** null when IDS_WEBHOOK_WORKER=off */
   webhookWorker: WebhookWorker | null;
+  secSyncWorker: SecSyncWorker | null;
   httpServer: Server;
   /** starts listening; resolves to the base URL */
   listen(port?: number, host?: string): Promise<string>;
@@ -76,6 +78,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
   admission.hooks.lowBalance = (orgId) => void autoTopUp(services, orgId).catch((error) => logger.error({ err: error, orgId }, 'auto-top-up failed'));
   admission.start();
   const webhookWorker = config.webhooks.worker ? startWebhookWorker(services, config.webhooks.pollMs) : null;
+  const secSyncWorker = config.sec.sync ? startSecSyncWorker(services) : null;
   const idempotencySweep = startIdempotencySweep(database.prisma, logger);
   const authSweep = startAuthSweep(database.prisma, logger);
 
@@ -121,6 +124,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
     database,
     httpServer,
     webhookWorker,
+    secSyncWorker,
     listen(port = config.port, host = '127.0.0.1') {
       return new Promise((resolve, reject) => {
         httpServer.once('error', reject);
@@ -139,7 +143,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
       const idleSweep = setInterval(() => httpServer.closeIdleConnections(), 50);
       let graceTimer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, config.shutdownGraceMs)));
-      await Promise.race([Promise.all([operations.idle(), webhookWorker?.stop(), ws.close()]), grace]);
+      await Promise.race([Promise.all([operations.idle(), webhookWorker?.stop(), secSyncWorker?.stop(), ws.close()]), grace]);
       clearTimeout(graceTimer);
       clearInterval(idleSweep);
       httpServer.closeAllConnections();

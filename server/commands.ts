@@ -19,6 +19,7 @@ import { ingestProgress } from '../ingest/progress.ts';
 import { sourceFor } from '../ingest/sources/index.ts';
 import { bulkSummaryLine, runBulkIngest } from '../ingest/bulk/run.ts';
 import { bulkProgress } from '../ingest/bulk/progress.ts';
+import { runSync, syncSummaryLine } from '../ingest/sync.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
@@ -137,6 +138,23 @@ export const commands: Record<string, Command> = {
         const progress = ingestProgress({ logger, terminal: ctx.progress && process.stderr.isTTY ? process.stderr : undefined });
         const summary = await runIngest({ prisma, bus, logger }, source, progress);
         ctx.say(summaryLine(summary));
+      }),
+  },
+  sync: {
+    usage: 'sync [--since YYYY-MM-DD] [--today YYYY-MM-DD] [--all] [--user-agent "Name email"]',
+    help: 'Bring the database up to date with EDGAR: for each business day since the last one synced (else since the newest filing held; at most 31 days back), the SEC\'s daily form index, and for each company in it that the database holds, its submissions, companyfacts and the primary documents of that day\'s filings; then the index\'s filings of every other company. --all refreshes every company in the index. New filings announce their events as an ingest does, so monitors, webhooks and streams fire for them. Needs IDS_SEC_USER_AGENT (or --user-agent); IDS_SEC_BASE_URL points it at a mirror. One sync at a time per database. Prints one line per day.',
+    options: { since: { type: 'string' }, today: { type: 'string' }, all: { type: 'boolean' }, 'user-agent': { type: 'string' } },
+    run: (values, _positionals, ctx) =>
+      withDatabase(ctx, async ({ prisma, bus, logger }) => {
+        const userAgent = (values['user-agent'] as string | undefined) ?? ctx.config.sec.userAgent;
+        if (!userAgent) throw new Error('the SEC requires a declared User-Agent with a contact email: set IDS_SEC_USER_AGENT or pass --user-agent "Company admin@example.com"');
+        const base = ctx.config.sec.baseUrl;
+        const summary = await runSync(
+          { prisma, bus, logger },
+          { userAgent, baseUrls: base ? { data: base, www: base } : undefined, since: values.since as string | undefined, today: values.today as string | undefined, scope: values.all ? 'all' : 'held', logger },
+          () => ingestProgress({ logger, terminal: ctx.progress && process.stderr.isTTY ? process.stderr : undefined }),
+        );
+        ctx.say(syncSummaryLine(summary));
       }),
   },
   'ingest:failures': {

@@ -21,6 +21,7 @@ import { archiveName, bulkKinds, memberKey, type BulkKind } from './keys.ts';
 import type { PreparedMember } from './member.ts';
 import type { BulkProgress } from './progress.ts';
 import { createStagingTables } from './staging.ts';
+import { runRowWriter } from '../runRow.ts';
 import { prepareSubmissions } from './submissions.ts';
 
 export interface BulkSummary {
@@ -64,11 +65,15 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
   const run = await prisma.ingestRun.create({ data: { id: newId('run'), source: `bulk ${base}` } });
   const summary: BulkSummary = { runId: run.id, folder: base, read: 0, written: 0, skipped: 0, failed: 0, records: 0, factRows: 0, filingRows: 0, loadSeconds: 0, archiveSeconds: { submissions: 0, companyfacts: 0 }, derived: { companies: 0, facts: 0, seconds: 0 }, seconds: 0 };
   const archives: { kind: BulkKind; archive: Archive }[] = [];
+  const runRow = runRowWriter(prisma, run.id);
+  let total = 0;
+  const counts = () => ({ total, read: summary.read, written: summary.written, skipped: summary.skipped, failed: summary.failed, records: summary.records });
   const connection = await openBulkConnection(rawConnectionOf(prisma));
   try {
     for (const kind of present) archives.push({ kind, archive: await openArchive(path.join(base, archiveName(kind))) });
     const members = archives.flatMap(({ archive }) => archive.members);
     progress?.update({ files: members.length, bytes: members.reduce((sum, m) => sum + m.size, 0) });
+    total = members.length;
     await createStagingTables(connection);
     const previous = await previousItems(prisma);
 
@@ -104,6 +109,7 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
       summary.archiveSeconds[item.kind] += (performance.now() - lastDone) / 1000;
       lastDone = performance.now();
       progress?.update({ filesDone: summary.read, bytesDone, rows: summary.factRows + summary.filingRows });
+      await runRow.progress(counts());
     }
     summary.loadSeconds = (performance.now() - started) / 1000;
 
@@ -116,10 +122,7 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
     await connection.close();
   }
   summary.seconds = (performance.now() - started) / 1000;
-  await prisma.ingestRun.update({
-    where: { id: run.id },
-    data: { finishedAt: new Date(), read: summary.read, written: summary.written, skipped: summary.skipped, failed: summary.failed },
-  });
+  await runRow.finish(counts());
   return summary;
 }
 

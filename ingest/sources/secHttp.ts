@@ -77,8 +77,16 @@ export const secRequestsPerSecondLimit = 10;
 const defaultBaseUrls = { data: 'https://data.sec.gov', www: 'https://www.sec.gov' };
 const tickersPath = '/files/company_tickers.json';
 
-export function secHttpSource(options: SecHttpOptions): Source {
-  const indexes = indexPaths(options.indexDates, options.indexQuarters);
+export type SecClientOptions = Pick<SecHttpOptions, 'userAgent' | 'baseUrls' | 'maxRequestsPerSecond' | 'isDone' | 'logger' | 'fetchImpl' | 'retry'>;
+
+/** Chooses which of a company's filings to fetch the primary documents of. */
+export type DocumentPick = (filings: FilingRecord[]) => FilingRecord[];
+
+/**
+ * EDGAR's hosts behind one rate limit and one User-Agent: single URLs (`get`, `leaf`) and a
+ * company's submissions, companyfacts and chosen primary documents (`company`), as items.
+ */
+export function secClient(options: SecClientOptions) {
   const userAgent = options.userAgent?.trim() ?? '';
   if (!/[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+/.test(userAgent)) {
     throw new Error(
@@ -89,11 +97,7 @@ export function secHttpSource(options: SecHttpOptions): Source {
   if (!(rate > 0 && rate <= secRequestsPerSecondLimit)) {
     throw new Error(`secHttpSource: maxRequestsPerSecond must be above 0 and at most ${secRequestsPerSecondLimit} (the SEC's fair-access limit), got ${rate}`);
   }
-  const ciks = (options.ciks ?? []).map(tenDigitCik);
-  const tickers = (options.tickers ?? []).map((t) => t.trim().toUpperCase()).filter(Boolean);
   const base = { data: trimSlash((options.baseUrls ?? defaultBaseUrls).data), www: trimSlash((options.baseUrls ?? defaultBaseUrls).www) };
-  const forms = options.documents?.forms ?? ['10-K', '10-Q', '8-K'];
-  const latest = options.documents?.latest ?? 2;
   const isDone = options.isDone ?? (async () => false);
   const { logger } = options;
   const get = httpGetter({
@@ -114,6 +118,48 @@ export function secHttpSource(options: SecHttpOptions): Source {
     else if (got.status === 404 && missingIsNormal) logger.info({ url }, 'sec: not found, nothing to ingest');
     else yield failedItem(key, got.error, logger);
   }
+
+  /** `pages: false` leaves out the submissions' overflow pages (older filings, which a day's filings do not change). */
+  async function* company(cik: string, pickDocuments: DocumentPick, { pages = true } = {}): AsyncGenerator<SourceItem> {
+    const key = `/submissions/CIK${cik}.json`;
+    const got = await get(base.data + key);
+    let filings: FilingRecord[] = [];
+    let morePages: string[] = [];
+    if (got.ok) {
+      if (!(await isDone(key))) yield textItem(key, got.text);
+      try {
+        ({ filings, morePages } = parseSubmissions(got.text, `CIK${cik}.json`));
+      } catch (error) {
+        // The item itself will fail in the runner's parse; only what it would have led to is lost.
+        logger.warn({ key, err: (error as Error).message }, 'sec: unreadable submissions file; its pages and documents are not fetched');
+      }
+    } else {
+      yield failedItem(key, got.error, logger);
+    }
+    // Page names come from the response; only the SEC's own naming goes into a URL.
+    for (const page of pages ? morePages.filter((p) => /^CIK\d{10}-submissions-\d+\.json$/.test(p)) : []) yield* leaf(`${base.data}/submissions/${page}`, `/submissions/${page}`);
+    const facts = `/api/xbrl/companyfacts/CIK${cik}.json`;
+    yield* leaf(base.data + facts, facts, true);
+    for (const filing of pickDocuments(filings)) {
+      const path = `/Archives/edgar/data/${Number(cik)}/${filing.accessionNumber.replace(/-/g, '')}/${filing.primaryDocument}`;
+      yield* leaf(base.www + path, path);
+    }
+  }
+
+  return { base, get, leaf, company };
+}
+
+export function secHttpSource(options: SecHttpOptions): Source {
+  const indexes = indexPaths(options.indexDates, options.indexQuarters);
+  const client = secClient(options);
+  const { base, get, leaf } = client;
+  const { logger } = options;
+  const isDone = options.isDone ?? (async () => false);
+  const ciks = (options.ciks ?? []).map(tenDigitCik);
+  const tickers = (options.tickers ?? []).map((t) => t.trim().toUpperCase()).filter(Boolean);
+  const forms = options.documents?.forms ?? ['10-K', '10-Q', '8-K'];
+  const latest = options.documents?.latest ?? 2;
+  const latestDocuments: DocumentPick = (filings) => latestOfEachForm(filings, forms, latest);
 
   async function* resolveTickers(found: Set<string>): AsyncGenerator<SourceItem> {
     const got = await get(base.www + tickersPath);
@@ -137,39 +183,13 @@ export function secHttpSource(options: SecHttpOptions): Source {
     }
   }
 
-  async function* company(cik: string): AsyncGenerator<SourceItem> {
-    const key = `/submissions/CIK${cik}.json`;
-    const got = await get(base.data + key);
-    let filings: FilingRecord[] = [];
-    let morePages: string[] = [];
-    if (got.ok) {
-      if (!(await isDone(key))) yield textItem(key, got.text);
-      try {
-        ({ filings, morePages } = parseSubmissions(got.text, `CIK${cik}.json`));
-      } catch (error) {
-        // The item itself will fail in the runner's parse; only what it would have led to is lost.
-        logger.warn({ key, err: (error as Error).message }, 'sec: unreadable submissions file; its pages and documents are not fetched');
-      }
-    } else {
-      yield failedItem(key, got.error, logger);
-    }
-    // Page names come from the response; only the SEC's own naming goes into a URL.
-    for (const page of morePages.filter((p) => /^CIK\d{10}-submissions-\d+\.json$/.test(p))) yield* leaf(`${base.data}/submissions/${page}`, `/submissions/${page}`);
-    const facts = `/api/xbrl/companyfacts/CIK${cik}.json`;
-    yield* leaf(base.data + facts, facts, true);
-    for (const filing of latestOfEachForm(filings, forms, latest)) {
-      const path = `/Archives/edgar/data/${Number(cik)}/${filing.accessionNumber.replace(/-/g, '')}/${filing.primaryDocument}`;
-      yield* leaf(base.www + path, path);
-    }
-  }
-
   return {
     describe: () => `SEC EDGAR (${base.www}, ${base.data}) for ${[...tickers, ...ciks, ...indexes.map((p) => p.split('/').slice(-3).join('/'))].join(', ') || 'nothing'}`,
     async *items() {
       for (const path of indexes) yield* leaf(base.www + path, path);
       const all = new Set(ciks);
       if (tickers.length) yield* resolveTickers(all);
-      for (const cik of all) yield* company(cik);
+      for (const cik of all) yield* client.company(cik, latestDocuments);
     },
   };
 }
@@ -234,11 +254,11 @@ function httpGetter(deps: {
   };
 }
 
-function textItem(key: string, text: string): SourceItem {
+export function textItem(key: string, text: string): SourceItem {
   return { key, name: key.slice(key.lastIndexOf('/') + 1), read: async () => text };
 }
 
-function failedItem(key: string, error: Error, logger: Logger): SourceItem {
+export function failedItem(key: string, error: Error, logger: Logger): SourceItem {
   logger.warn({ key, err: error.message }, 'sec: item not fetched; it is reported as failed');
   return {
     key,
@@ -249,7 +269,7 @@ function failedItem(key: string, error: Error, logger: Logger): SourceItem {
   };
 }
 
-function tenDigitCik(cik: string): string {
+export function tenDigitCik(cik: string): string {
   const digits = cik.trim().replace(/^CIK/i, '');
   if (!/^\d{1,10}$/.test(digits)) throw new Error(`secHttpSource: "${cik}" is not a CIK (1 to 10 digits)`);
   return digits.padStart(10, '0');

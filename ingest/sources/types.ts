@@ -13,4 +13,12 @@ export interface Source {
   /** where the items come from, for the run summary: a folder or the SEC */
   describe(): string;
   items(): AsyncIterable<SourceItem>;
+  /**
+   * The source yields its items in an order the runner may load them in (who a document belongs
+   * to before the document), so the runner streams them instead of listing and sorting them all
+   * first: a source too large to hold in memory at once (a day of the whole of EDGAR) says so.
+   */
+  inLoadOrder?: boolean;
+  /** how many items a streamed source will yield, as far as it knows before it starts */
+  size?: number;
 }

@@ -23,6 +23,8 @@ export interface SecServerOptions {
   failFirst?: { path: string; status: number; times: number }[];
   /** the folder served, laid out like the corpus (default: the shared corpus) */
   root?: string;
+  /** bodies served at these URL paths, besides the folder's files (a daily index a test writes) */
+  files?: Record<string, string>;
 }
 
 export interface SecServer {
@@ -67,6 +69,8 @@ export async function startSecServer(options: SecServerOptions = {}): Promise<Se
       failure.served++;
       return send(failure.status, failure.status === 429 ? 'Too Many Requests' : undeclaredToolPage, 'text/html');
     }
+    const written = options.files?.[urlPath];
+    if (written !== undefined) return send(200, written, contentTypes[path.extname(urlPath).toLowerCase()] ?? 'application/octet-stream');
     const file = corpusFileFor(urlPath, archives);
     if (!file || !existsSync(path.join(root, file))) return notFound(urlPath, send);
     send(200, await readFile(path.join(root, file)), contentTypes[path.extname(file).toLowerCase()] ?? 'application/octet-stream');
