@@ -43,6 +43,8 @@ export const fieldCosts: Record<string, number> = {
   // a monitor's read run now (a draft's preview), and a scan of what was announced since its check
   'CompiledMonitor.preview': 5,
   'Monitor.waitingMatches': 5,
+  // reads, unzips and cleans a whole document of megabytes when it is not cached
+  'Filing.render': 100,
 };
 
 const sizeArguments = ['limit', 'first', 'last'];

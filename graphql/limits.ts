@@ -15,7 +15,7 @@ import { schema } from '../schema/index.ts';
 import { ApiError } from '../core/errors.ts';
 import { authorize, charge } from '../catalogue/pipeline.ts';
 import { measureDocument } from './cost.ts';
-import { operationMeter } from './meters.ts';
+import { operationMeter, ownWindowCharges } from './meters.ts';
 import { refuseNulInput } from './input.ts';
 import type { RateLimitFields } from '../core/limiter.ts';
 
@@ -52,6 +52,8 @@ export async function priceOperation(
   if (aliases > maxAliases) throw new ApiError('query_aliases_exceeded', `The operation uses ${aliases} aliases; the limit is ${maxAliases}.`, { details: { aliases, limit: maxAliases } });
   const { meterClass, units } = operationMeter(schema, args.document, args.operationName, cost);
   const charged = await charge(services, args.contextValue.principal, meterClass, units, args.contextValue.requestId);
+  // a field with a window of its own (a filing render) is also counted there, and refused by it as at the other doors
+  for (const [ownClass, runs] of ownWindowCharges(schema, args.document, args.operationName)) await charge(services, args.contextValue.principal, ownClass, runs, args.contextValue.requestId);
   return { cost, meterClass, units, priceMillicents: charged?.priceMillicents ?? 0n, rateLimit: charged?.rateLimit };
 }
 

@@ -3,7 +3,7 @@
 // REST door; the same fields asked for over GraphQL are too, one unit per operation, so that an
 // organization refused 402 for data can still open its dashboard, see why, and pay. Everything
 // else is the `graphql` class, charged by the operation's cost.
-import { getOperationAST, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getNamedType, getOperationAST, isInterfaceType, isObjectType, Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLNamedType, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
 import { operationRoots, rootFieldNames } from '../core/rootFields.ts';
 import { routes } from '../catalogue/routes/index.ts';
 
@@ -46,4 +46,35 @@ export function operationMeter(schema: GraphQLSchema, document: DocumentNode, op
   const fields = roots ? roots.fields.filter((name) => !name.startsWith('__')) : [];
   const allPlatform = roots && fields.length > 0 && fields.every((name) => platformFields!.has(`${roots.operation.operation}.${name}`));
   return allPlatform ? { meterClass: 'platform', units: 1 } : { meterClass: 'graphql', units: cost };
+}
+
+/**
+ * Fields with a quota window of their own (`extensions.ownWindow`, the filing reader's `render`):
+ * how many times the operation selects each, by class, charged to that class besides the
+ * operation's meter. Such a field refuses to run inside a list, so a selection is one run.
+ */
+export function ownWindowCharges(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): Map<string, number> {
+  const charges = new Map<string, number>();
+  const roots = operationRoots(document, operationName);
+  if (!roots) return charges;
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const visit = (type: GraphQLNamedType | null | undefined, selectionSet: SelectionSetNode | undefined, depth: number) => {
+    if (!selectionSet || depth > 30 || !type || !(isObjectType(type) || isInterfaceType(type))) return;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const field = type.getFields()[selection.name.value];
+        const own = field?.extensions.ownWindow;
+        if (typeof own === 'string') charges.set(own, (charges.get(own) ?? 0) + 1);
+        if (field) visit(getNamedType(field.type), selection.selectionSet, depth + 1);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        visit(selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type, selection.selectionSet, depth + 1);
+      } else {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) visit(schema.getType(fragment.typeCondition.name.value), fragment.selectionSet, depth + 1);
+      }
+    }
+  };
+  const operation = roots.operation.operation;
+  visit(operation === 'mutation' ? schema.getMutationType() : operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType(), roots.operation.selectionSet, 0);
+  return charges;
 }

@@ -10,6 +10,7 @@ import { publishAll } from '../subscriptions/events.ts';
 import { dataChangedNotice } from '../derived/dataCache.ts';
 import { classify, documentKindOfForm, loadOrder, namedInPath, type ItemKind } from './classify.ts';
 import { handlers } from './registry.ts';
+import { documentMissing } from './load/documents.ts';
 import { runRowWriter } from './runRow.ts';
 import { NotForThisIngest } from './handlers.ts';
 import type { Source, SourceItem } from './sources/types.ts';
@@ -100,7 +101,7 @@ async function ingestItem(deps: { prisma: PrismaClient; bus: EventBus; logger: L
   }
   const sha256 = createHash('sha256').update(text).digest('hex');
   const previous = await prisma.ingestItem.findUnique({ where: { sourceKey: item.key } });
-  if (previous && previous.sha256 === sha256 && previous.status !== 'failed') return { status: 'skipped' };
+  if (previous && previous.sha256 === sha256 && previous.status !== 'failed' && !(await documentMissing(prisma, kind, item.key))) return { status: 'skipped' };
 
   const kindHandler = handlers[kind];
   try {

@@ -11,6 +11,8 @@ export const meterClasses: { key: string; description: string; failMode: FailMod
   { key: 'graphql', description: 'Requests to /graphql, counted in query cost units', failMode: 'open', ratePer1000CallsCents: 2 },
   { key: 'mcp', description: 'Hosted MCP tool calls', failMode: 'open', ratePer1000CallsCents: 300 },
   { key: 'analytics', description: 'Portfolio, factor and macro computations', failMode: 'closed', ratePer1000CallsCents: 1000 },
+  // a window of its own (SPEC 8.10): one render reads and cleans a whole document of megabytes
+  { key: 'render', description: 'Filing documents rendered for reading', failMode: 'open', ratePer1000CallsCents: 500 },
 ];
 
 type Windows = Partial<Record<QuotaPeriod, number>>;
@@ -35,6 +37,7 @@ export const plans: {
       graphql: { minute: 3000, hour: 30000, day: 100000 },
       mcp: { minute: 20, hour: 200, day: 1000 },
       analytics: 'not_allowed',
+      render: { minute: 30, hour: 300, day: 1000 },
     },
   },
   {
@@ -49,6 +52,7 @@ export const plans: {
       graphql: { minute: 12000, hour: 300000, day: 2000000 },
       mcp: { minute: 60, hour: 1000, day: 10000 },
       analytics: { minute: 10, hour: 100, day: 500 },
+      render: { minute: 30, hour: 600, day: 3000 },
     },
   },
   {
@@ -63,6 +67,7 @@ export const plans: {
       graphql: { minute: 60000, hour: 2000000, day: 20000000 },
       mcp: { minute: 300, hour: 10000, day: 100000 },
       analytics: { minute: 60, hour: 1000, day: 10000 },
+      render: { minute: 120, hour: 3000, day: 20000 },
     },
   },
   {
@@ -77,6 +82,7 @@ export const plans: {
       graphql: { minute: 30000, hour: 1000000, day: 10000000 },
       mcp: { minute: 120, hour: 5000, day: 50000 },
       analytics: { minute: 30, hour: 500, day: 5000 },
+      render: { minute: 60, hour: 1500, day: 10000 },
     },
   },
   {
@@ -91,6 +97,7 @@ export const plans: {
       graphql: { minute: 300000, hour: 10000000, day: 100000000 },
       mcp: { minute: 1000, hour: 50000, day: 500000 },
       analytics: { minute: 300, hour: 10000, day: 100000 },
+      render: { minute: 600, hour: 20000, day: 200000 },
     },
   },
 ];

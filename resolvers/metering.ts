@@ -1,7 +1,7 @@
 // Charging a request before it runs, the same for every door (REST, GraphQL, MCP): the plan's
 // quota windows (SPEC 8), then its price, paid from the starter grant, the plan or prepaid credit
 // (resolvers/billing/admission.ts), or refused with a 402 (SPEC 7.1).
-import { ApiError } from '../core/errors.ts';
+import { ApiError, type ErrorCode } from '../core/errors.ts';
 import { rateLimitFields, type RateLimitFields } from '../core/limiter.ts';
 import type { AdmittedCharge } from './billing/admission.ts';
 import type { Services } from './context.ts';
@@ -21,6 +21,16 @@ export interface MeteredCharge extends AdmittedCharge {
  * (graphql/meters.ts).
  */
 export const meteredAsPlatform = { meterClass: 'platform' } as const;
+
+/**
+ * The code a full window of a class is refused with: `rate_limit_exceeded`, except the classes
+ * with a window of their own that SPEC 7.1 names (filing renders). Every door reads it from here.
+ */
+const ownRefusalCodes: Partial<Record<string, ErrorCode>> = { render: 'render_rate_limited' };
+
+export function quotaRefusalCode(meterClass: string): ErrorCode {
+  return ownRefusalCodes[meterClass] ?? 'rate_limit_exceeded';
+}
 
 /** `units`: 1 for a request; a GraphQL operation's cost for the graphql class. */
 export async function chargeQuota(services: Services, orgId: string, meterClass: string, units = 1, requestId = ''): Promise<MeteredCharge> {
@@ -53,7 +63,7 @@ export async function chargeQuota(services: Services, orgId: string, meterClass:
   if (decision.allowed === 'unavailable') {
     throw new ApiError('rate_limiter_unavailable', 'Quota checks are temporarily unavailable for this class of request; retry shortly.', { retryAfter: 1 });
   }
-  throw new ApiError('rate_limit_exceeded', `The ${decision.period} window of ${meterClass} requests (${decision.limit}) is full.`, {
+  throw new ApiError(quotaRefusalCode(meterClass), `The ${decision.period} window of ${meterClass} requests (${decision.limit}) is full.`, {
     retryAfter: decision.retryAfterSeconds,
     headers: { ...rateLimitFields(meterClass, decision.windows) },
     details: { meterClass, period: decision.period, limit: decision.limit },

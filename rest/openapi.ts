@@ -10,6 +10,7 @@ import type { Route } from '../catalogue/route.ts';
 import { oneOfRule, requiredOneOf } from '../catalogue/dataParams.ts';
 import { apiVersion } from './version.ts';
 import { roles, rolesWith } from '../resolvers/roles.ts';
+import { quotaRefusalCode } from '../resolvers/metering.ts';
 import { oidcOpenApiPaths } from './oidc.ts';
 
 type JsonSchema = Record<string, unknown>;
@@ -115,7 +116,7 @@ function errorCodes(route: Route): Map<number, string[]> {
   if (route.capabilities?.some((c) => c !== 'read' && c !== 'operator')) codes.push('role_forbidden');
   if (route.capabilities?.includes('operator')) codes.push('operator_scope_required');
   if (route.access === 'org' && route.scope === 'organization') codes.push('insufficient_scope');
-  if (route.meter) codes.push('rate_limit_exceeded', 'billing_required', 'rate_limiter_unavailable');
+  if (route.meter) codes.push(quotaRefusalCode(route.meter), 'billing_required', 'rate_limiter_unavailable');
   if (idempotentRoute(route)) codes.push('idempotency_key_in_use', 'idempotency_key_reused');
   const byStatus = new Map<number, string[]>();
   for (const code of new Set(codes)) {

@@ -32,6 +32,7 @@ import './requests.ts';
 import './usageAnalytics.ts';
 import './alerts.ts';
 import './ingest.ts';
+import './render.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

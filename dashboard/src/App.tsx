@@ -27,6 +27,7 @@ const MonitorsSection = section(() => import('./sections/Monitors.tsx'), 'Monito
 const RequestsSection = section(() => import('./sections/Requests.tsx'), 'RequestsSection');
 const AuditLogSection = section(() => import('./sections/AuditLog.tsx'), 'AuditLogSection');
 const OperatorSection = section(() => import('./sections/Operator.tsx'), 'OperatorSection');
+const FilingsSection = section(() => import('./sections/Filings.tsx'), 'FilingsSection');
 
 const ShellQuery = graphql(`
   query Shell {
@@ -114,6 +115,7 @@ export function App() {
         <Route path="requests/*" element={<RequestsSection />} />
         <Route path="audit-log/*" element={<AuditLogSection />} />
         <Route path="operator/*" element={<OperatorSection />} />
+        <Route path="filings/*" element={<FilingsSection />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -31,6 +31,7 @@ const statusOf: Record<string, number> = {
   insufficient_scope: 403,
   browser_session_required: 403,
   rate_limit_exceeded: 429,
+  render_rate_limited: 429,
   rate_limited: 429,
   verification_resend_rate_limited: 429,
 };
@@ -69,6 +70,8 @@ function actionFor(status: number, code: string, details: Record<string, unknown
     case 'rate_limit_exceeded':
     case 'rate_limited':
       return `${wait} The quota window starts again by itself; a larger plan has larger windows.`;
+    case 'render_rate_limited':
+      return `${wait} Filing renders have a quota window of their own (see the Overview); it starts again by itself.`;
     case 'verification_resend_rate_limited':
       return `${wait} Use the code already sent, if you have it.`;
   }

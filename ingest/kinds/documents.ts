@@ -8,6 +8,7 @@ import { ensureEntities } from '../load/entities.ts';
 import { writeDocumentEvents, type EventFields } from '../load/events.ts';
 import { loadFacts } from '../load/facts.ts';
 import { markDocumentIngested, upsertFilings } from '../load/filings.ts';
+import { packDocument, storeFilingDocument } from '../load/documents.ts';
 import { saveFormRecord } from '../load/forms.ts';
 import { parseEightK } from '../parsers/eightK/eightK.ts';
 import { parseOffering } from '../parsers/offerings/offerings.ts';
@@ -36,22 +37,23 @@ async function filingFor(tx: Tx, key: string, header: { accessionNumber: string 
 
 /** The primary HTML of a document: the file itself, or the first document of a full submission. */
 function primaryHtml(text: string) {
-  if (!isSgmlSubmission(text)) return { html: text, header: null };
+  if (!isSgmlSubmission(text)) return { html: text, header: null, fileName: null };
   const submission = parseSgmlSubmission(text);
   const company = submission.filers[0] ?? submission.subjectCompanies[0] ?? null;
   return {
     html: submission.documents[0]?.text ?? '',
+    fileName: submission.documents[0]?.filename ?? null,
     header: { accessionNumber: submission.accessionNumber, cik: company?.cik ?? null, form: submission.formType, filedAt: submission.filedAt },
   };
 }
 
 export const periodicReportHandler = handler({
-  parse: ({ key, text, form: indexedForm }) => {
-    const { html, header } = primaryHtml(text);
+  parse: ({ key, name, text, form: indexedForm }) => {
+    const { html, header, fileName } = primaryHtml(text);
     const named = namedInPath(key);
     const form = header?.form ?? indexedForm ?? named.form;
     if (!form) throw new Error('cannot tell whether this is a 10-K or a 10-Q');
-    return { html, header: header ?? { ...named, form, filedAt: null }, form, sections: splitSections(form, html) };
+    return { html, header: header ?? { ...named, form, filedAt: null }, form, sections: splitSections(form, html), document: packDocument(html, fileName ?? name) };
   },
   async load(tx, parsed, { key }) {
     const { filing, events } = await filingFor(tx, key, parsed.header);
@@ -61,6 +63,8 @@ export const periodicReportHandler = handler({
       data: parsed.sections.map((s) => ({ accessionNumber: filing.accessionNumber, key: s.key, title: s.title, text: s.text, ordinal: s.ordinal, charCount: s.text.length })),
     });
     await markDocumentIngested(tx, filing.accessionNumber, key);
+    // the document the sections came from, for the reader (GET /v1/filings/{accession_number}/render)
+    await storeFilingDocument(tx, filing.accessionNumber, { ...parsed.document, fileName: filing.primaryDocument ?? parsed.document.fileName });
     const inline = parseInlineXbrl(parsed.html, { accessionNumber: filing.accessionNumber, form: filing.form, filedAt: filing.filedAt?.toISOString().slice(0, 10) ?? null });
     const facts = inline.facts.length ? await loadFacts(tx, inline.facts, inline.concepts, 'inline_xbrl') : 0;
     return { records: parsed.sections.length + facts + 1, events };

@@ -50,6 +50,8 @@ const billingCodes = new Set<ErrorCode>(['billing_required', 'insufficient_credi
 export function fromApiError(error: ApiError): McpError {
   const data = { ...(error.options.details ?? {}) };
   if (error.code === 'rate_limit_exceeded') return new McpError(429, rpcCodes.quotaExceeded, 'ai_query_quota_exceeded', error.message, data, error.options.retryAfter);
+  // a class with a window of its own keeps its own reason (the filing render window)
+  if (error.status === 429 && error.code !== 'rate_limited' && error.code !== 'verification_resend_rate_limited') return new McpError(429, rpcCodes.quotaExceeded, error.code, error.message, data, error.options.retryAfter);
   if (billingCodes.has(error.code)) return new McpError(402, rpcCodes.billing, error.code, error.message, data);
   if (error.status === 401 || error.status === 403) return new McpError(error.status, rpcCodes.unauthorized, error.code, error.message, data);
   if (error.status === 400) return invalidParams(error.message, 'validation_error', data);

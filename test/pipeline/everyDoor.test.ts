@@ -17,6 +17,7 @@ import { validate } from '../../catalogue/pipeline.ts';
 import type { Route } from '../../catalogue/route.ts';
 import { meterClasses } from '../../prisma/seed.ts';
 import { setPlan } from '../../resolvers/billing/account.ts';
+import { quotaRefusalCode } from '../../resolvers/metering.ts';
 import { issueApiKey } from '../../resolvers/apiKeys.ts';
 import { resourceRoutes } from '../../rest/mcp/resources.ts';
 import { call, orgWithKey, startTestService, type Answer, type TestService } from '../harness.ts';
@@ -185,7 +186,7 @@ describe('a full quota window is 429 rate_limit_exceeded at every door', () => {
     // a plan that includes every class, so that the only refusal is the window
     await setPlan(t.service.services, org.orgId, 'team', 'active');
     // A day window per class, filled: the largest operation GraphQL may run fits in the graphql one.
-    const limits: Record<string, number> = { platform: 1, data_read: 1, analytics: 1, graphql: t.service.services.config.graphqlMaxCost };
+    const limits: Record<string, number> = { platform: 1, data_read: 1, analytics: 1, render: 1, graphql: t.service.services.config.graphqlMaxCost };
     for (const [meterClass, limit] of Object.entries(limits)) {
       await t.service.services.prisma.orgQuota.create({ data: { orgId: org.orgId, meterClass, period: 'day', limit } });
       await t.service.services.limiter.consume(`${org.orgId}:${meterClass}`, [{ period: 'day', limit }], 'open', limit);
@@ -196,7 +197,9 @@ describe('a full quota window is 429 rate_limit_exceeded at every door', () => {
 
   const cases = keyRoutes.flatMap((route) => doorsOf(route).map((door) => ({ route, door })));
   it.each(cases.map((c) => [`${c.door.name} ${c.route.name}`, c] as const))('%s', async (_, { route, door }) => {
-    expect(await door.send(route, key), `${door.name} ${route.name} (${meterOf(route, door)})`).toEqual({ status: 429, code: door.name.startsWith('MCP') ? 'ai_query_quota_exceeded' : 'rate_limit_exceeded' });
+    // a class with a window of its own (render) keeps its own code at every door
+    const code = quotaRefusalCode(meterOf(route, door));
+    expect(await door.send(route, key), `${door.name} ${route.name} (${meterOf(route, door)})`).toEqual({ status: 429, code: door.name.startsWith('MCP') && code === 'rate_limit_exceeded' ? 'ai_query_quota_exceeded' : code });
   });
 });
 

@@ -81,6 +81,26 @@ function layoutFor(form: string): Layout | null {
   return null;
 }
 
+/**
+ * The section key of an Item heading ("Item 1A" under Part II of a 10-Q: part2_item1a), or null
+ * when the form has no such item: the keys splitSections gives, for readers that find the headings
+ * in the document's markup (the filing reader's anchors).
+ */
+export function sectionKeyOf(form: string, item: string, part: number | null): string | null {
+  const layout = layoutFor(form);
+  const key = layout?.keyOf(item.toLowerCase(), part);
+  return key && layout!.keys.includes(key) ? key : null;
+}
+
+/** An Item heading's label at the start of a line: its number and letter, and what follows it. */
+export const itemHeadingPattern = /^\s*item\s*(\d{1,2})\s*([a-d])?(?![a-z0-9])\s*[.:—–-]?\s*(.*)$/i;
+
+/** A Part heading ("PART II — OTHER INFORMATION") and its number. */
+export function partOfHeading(line: string): number | null {
+  const match = partHeading.exec(line);
+  return match ? partNumber[match[1]] : null;
+}
+
 export function splitSections(form: string, html: string): FilingSection[] {
   const layout = layoutFor(form);
   if (!layout) return [];
@@ -149,7 +169,7 @@ interface Heading {
   bodyLength: number;
 }
 
-const itemHeading = /^\s*item\s*(\d{1,2})\s*([a-d])?(?![a-z0-9])\s*[.:—–-]?\s*(.*)$/i;
+const itemHeading = itemHeadingPattern;
 // Case-sensitive on purpose: "Part II of this report" is a cross-reference, "PART II — OTHER INFORMATION" a heading.
 const partHeading = /^\s*(?:PART|Part)\s+(IV|I{1,3})\b\.?(?:\s*[—–:.-]?\s*[A-Z][A-Za-z ,&'’-]{0,100})?$/;
 const signaturesHeading = /^\s*signatures?(?:\s+\d{1,3})?\s*$/i;
