@@ -33,6 +33,7 @@ import './usageAnalytics.ts';
 import './alerts.ts';
 import './ingest.ts';
 import './render.ts';
+import './news.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -52,6 +52,11 @@ const normalized = (title: string) => title.toLowerCase().replace(/[^a-z]+/g, ' 
  * The item number of a header description. Titles changed over the years (2005's 5.02 spoke of
  * "Principal Officers"), so the longest shared beginning decides, and a weak match is no match.
  */
+/** The title Form 8-K gives an item number ('2.02' → 'Results of Operations and Financial Condition'), null for an unknown one. */
+export function itemTitle(item: string): string | null {
+  return itemTitles.find(([number]) => number === item)?.[1] ?? null;
+}
+
 export function itemNumberOfTitle(description: string): string | null {
   const wanted = normalized(description);
   let best: { item: string; shared: number } | null = null;
