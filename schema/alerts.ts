@@ -23,6 +23,15 @@ const AlertLinks = builder.objectRef<AlertShape['links']>('AlertLinks').implemen
 const AlertAcknowledgement = builder.objectRef<NonNullable<AlertShape['acknowledged']>>('AlertAcknowledgement').implement({
   fields: (t) => ({
     by: t.exposeString('by', { description: 'The person (`usr_…`) or API key (`key_…`) that acknowledged it' }),
+    byName: t.string({
+      nullable: true,
+      description: 'The person\'s email or the key\'s name, for showing; null once the person or key is gone',
+      // findUnique calls of one tick go to the database as one query (Prisma batches them)
+      resolve: async (a, _args, ctx) =>
+        a.by.startsWith('key_')
+          ? ((await ctx.prisma.apiKey.findUnique({ where: { id: a.by }, select: { name: true } }))?.name ?? null)
+          : ((await ctx.prisma.user.findUnique({ where: { id: a.by }, select: { email: true } }))?.email ?? null),
+    }),
     at: t.expose('at', { type: 'DateTime' }),
   }),
 });

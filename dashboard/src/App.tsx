@@ -26,6 +26,7 @@ const StreamsSection = section(() => import('./sections/Streams.tsx'), 'StreamsS
 const MonitorsSection = section(() => import('./sections/Monitors.tsx'), 'MonitorsSection');
 const RequestsSection = section(() => import('./sections/Requests.tsx'), 'RequestsSection');
 const AuditLogSection = section(() => import('./sections/AuditLog.tsx'), 'AuditLogSection');
+const AlertsSection = section(() => import('./sections/Alerts.tsx'), 'AlertsSection');
 const OperatorSection = section(() => import('./sections/Operator.tsx'), 'OperatorSection');
 const FilingsSection = section(() => import('./sections/Filings.tsx'), 'FilingsSection');
 
@@ -114,6 +115,7 @@ export function App() {
         <Route path="monitors/*" element={<MonitorsSection />} />
         <Route path="requests/*" element={<RequestsSection />} />
         <Route path="audit-log/*" element={<AuditLogSection />} />
+        <Route path="alerts/*" element={<AlertsSection />} />
         <Route path="operator/*" element={<OperatorSection />} />
         <Route path="filings/*" element={<FilingsSection />} />
         <Route path="*" element={<NotFoundPage />} />

@@ -96,6 +96,7 @@ export function Header(props: { me: FragmentType<typeof HeaderFragment> }) {
           <NavLink to="/filings">Filings</NavLink>
           <NavLink to="/billing">Billing</NavLink>
           <NavLink to="/members">Members</NavLink>
+          <NavLink to="/alerts">Alerts</NavLink>
           <NavLink to="/audit-log">Audit log</NavLink>
           {me.operator ? <NavLink to="/operator">Operator</NavLink> : null}
           {/* the service's GraphiQL, outside the app: it runs signed in with this session */}
