@@ -4,7 +4,7 @@
 import { z } from 'zod';
 
 /** Query parameters whose bad syntax is invalid_request_parameter (SPEC 7.1: "date … syntactically invalid"). */
-export const syntaxParams = new Set(['filed_from', 'filed_to', 'period_from', 'period_to', 'cik', 'from', 'to']);
+export const syntaxParams = new Set(['filed_from', 'filed_to', 'period_from', 'period_to', 'cik', 'from', 'to', 'as_of']);
 
 /** YYYY-MM-DD naming a day of the calendar (2024-02-30 does not). */
 function isCalendarDate(value: string): boolean {

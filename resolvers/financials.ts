@@ -139,7 +139,7 @@ export function factsOffset(cursor: string | null | undefined): number {
 }
 
 /** The company's stored profile, after building its periods if none are stored or older rules built them. */
-function financialsProfile({ prisma, cache }: DataReader, cik: string) {
+export function financialsProfile({ prisma, cache }: DataReader, cik: string) {
   return cache.data.memo(`profile:${cik}`, async () => {
     const profile = await prisma.statementProfile.findUnique({ where: { cik } });
     if (profile && profile.version === statementRulesVersion) return profile;

@@ -74,7 +74,7 @@ const MatchSourceRef = builder.objectRef<MatchSource>('MatchSource').implement({
   }),
 });
 
-const EntityMatch = builder.objectRef<Resolution>('EntityMatch').implement({
+export const EntityMatch = builder.objectRef<Resolution>('EntityMatch').implement({
   description: 'An entity an identifier resolved to, with how and how surely.',
   fields: (t) => ({
     matchedBy: t.exposeString('matchedBy', { description: 'ticker, cik, name_exact, name_prefix or name_contains' }),

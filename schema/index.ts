@@ -34,6 +34,9 @@ import './alerts.ts';
 import './ingest.ts';
 import './render.ts';
 import './news.ts';
+import './stocks.ts';
+import './catalogs.ts';
+import './companies.ts';
 import { builder } from './builder.ts';
 
 export const schema = builder.toSchema({ sortSchema: true });

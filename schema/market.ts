@@ -3,7 +3,7 @@ import type { MarketSource } from '../prisma/generated/client/client.ts';
 import { factorReturns, macroSeries, marketSources, priceBars } from '../resolvers/analytics/marketReads.ts';
 import { builder } from './builder.ts';
 
-const Source = builder.objectRef<MarketSource>('MarketSource').implement({
+export const Source = builder.objectRef<MarketSource>('MarketSource').implement({
   description: 'A market data file as ingested: what it holds, the vintage it states, its coverage and what it left out.',
   fields: (t) => ({
     sourceKey: t.exposeString('sourceKey'),
@@ -17,6 +17,8 @@ const Source = builder.objectRef<MarketSource>('MarketSource').implement({
     lastDate: t.expose('lastDate', { type: 'Date', nullable: true }),
     missingValues: t.exposeInt('missingValues'),
     badLines: t.expose('badLines', { type: 'JSON', description: '[{line, text, reason}]: lines left out' }),
+    adjusted: t.exposeBoolean('adjusted', { nullable: true, description: 'Prices: whether the file\'s Close is adjusted for splits and dividends, as its columns say (no Adj Close column: it is); null for factor and macro files' }),
+    adjustedNote: t.exposeString('adjustedNote', { nullable: true, description: 'The rule the adjusted flag was read by' }),
     ingestedAt: t.expose('ingestedAt', { type: 'DateTime' }),
   }),
 });

@@ -37,8 +37,10 @@ import { alertRoutes } from './alerts.ts';
 import { ingestRoutes } from './ingest.ts';
 import { renderRoutes } from './render.ts';
 import { newsRoutes } from './news.ts';
+import { stockRoutes } from './stocks.ts';
+import { catalogRoutes } from './catalogs.ts';
 
-export const routes: Route[] = [...discoveryRoutes, ...authRoutes, ...authProviderRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...renderRoutes, ...newsRoutes, ...financialRoutes, ...formAndEventRoutes, ...dilutionRoutes, ...insiderRoutes, ...offeringRoutes, ...earningsRoutes, ...compensationRoutes, ...ownershipRoutes, ...fundRoutes, ...agentRoutes, ...searchRoutes, ...marketRoutes, ...macroRoutes, ...intelligenceRoutes, ...portfolioRoutes, ...optimizeRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes, ...memberRoutes, ...operatorRoutes, ...requestRoutes, ...usageAnalyticsRoutes, ...alertRoutes, ...ingestRoutes];
+export const routes: Route[] = [...discoveryRoutes, ...authRoutes, ...authProviderRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...renderRoutes, ...newsRoutes, ...financialRoutes, ...formAndEventRoutes, ...dilutionRoutes, ...insiderRoutes, ...offeringRoutes, ...earningsRoutes, ...compensationRoutes, ...ownershipRoutes, ...fundRoutes, ...agentRoutes, ...searchRoutes, ...marketRoutes, ...macroRoutes, ...stockRoutes, ...catalogRoutes, ...intelligenceRoutes, ...portfolioRoutes, ...optimizeRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes, ...memberRoutes, ...operatorRoutes, ...requestRoutes, ...usageAnalyticsRoutes, ...alertRoutes, ...ingestRoutes];
 
 // Monitors save list reads of this table; they learn which ones here, once it is built.
 provideWatchableReads(routes.filter((r): r is Route & WatchableRead => !!r.watch && r.method === 'GET'));

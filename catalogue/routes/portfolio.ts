@@ -25,7 +25,7 @@ const holding = z
   .describe('{ticker, weight} or {ticker, shares}: every holding the same way');
 
 const coefficient = z.object({ beta: z.number(), stdError: z.number(), tStat: z.number() });
-const exposures = z.object({
+export const exposures = z.object({
   alpha: z.object({ daily: z.number(), annualized: z.number().describe('daily × 252'), stdError: z.number(), tStat: z.number() }),
   betas: z.record(z.string(), coefficient).describe('Per factor of the model'),
   rSquared: z.number(),

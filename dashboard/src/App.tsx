@@ -29,6 +29,8 @@ const AuditLogSection = section(() => import('./sections/AuditLog.tsx'), 'AuditL
 const AlertsSection = section(() => import('./sections/Alerts.tsx'), 'AlertsSection');
 const OperatorSection = section(() => import('./sections/Operator.tsx'), 'OperatorSection');
 const FilingsSection = section(() => import('./sections/Filings.tsx'), 'FilingsSection');
+const SearchSection = section(() => import('./sections/Research.tsx'), 'SearchSection');
+const CompaniesSection = section(() => import('./sections/Research.tsx'), 'CompaniesSection');
 
 const ShellQuery = graphql(`
   query Shell {
@@ -118,6 +120,8 @@ export function App() {
         <Route path="alerts/*" element={<AlertsSection />} />
         <Route path="operator/*" element={<OperatorSection />} />
         <Route path="filings/*" element={<FilingsSection />} />
+        <Route path="search/*" element={<SearchSection />} />
+        <Route path="companies/*" element={<CompaniesSection />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -74,6 +74,8 @@ function actionFor(status: number, code: string, details: Record<string, unknown
       return `${wait} Filing renders have a quota window of their own (see the Overview); it starts again by itself.`;
     case 'verification_resend_rate_limited':
       return `${wait} Use the code already sent, if you have it.`;
+    case 'query_cost_exceeded':
+      return 'This read is larger than one request may be (or than the plan\'s whole quota window): ask for less, such as fewer periods or a smaller page; a larger plan has larger windows.';
   }
   if (hint) return hint;
   if (status === 401) return 'Sign in again.';

@@ -15,7 +15,7 @@ export const marketPricesHandler = handler({
   async load(tx, file, { key, name }) {
     const records = await loadPriceBars(tx, key, file);
     const dates = file.bars.map((b) => b.date);
-    await saveMarketSource(tx, { sourceKey: key, kind: 'market_prices', fileName: name, subject: file.ticker, vintage: null, vintageNote: 'a price export states no vintage', rows: file.bars.length, dates, missing: [], badLines: file.badLines });
+    await saveMarketSource(tx, { sourceKey: key, kind: 'market_prices', fileName: name, subject: file.ticker, vintage: null, vintageNote: 'a price export states no vintage', rows: file.bars.length, dates, missing: [], badLines: file.badLines, adjustment: file.adjustment });
     return { records, events: [], warnings: warningsOf(file.badLines) };
   },
 });

@@ -6,7 +6,7 @@ import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Tx } from '../handlers.ts';
 import type { FactorFile, MissingValue } from '../parsers/market/famaFrench.ts';
 import type { FredFile } from '../parsers/market/fred.ts';
-import type { BadLine, PriceFile } from '../parsers/market/prices.ts';
+import type { BadLine, PriceAdjustment, PriceFile } from '../parsers/market/prices.ts';
 import { chunks, day } from '../../core/rows.ts';
 
 type Column = readonly [name: string, type: 'text' | 'date'];
@@ -29,8 +29,8 @@ function refuseIfHeldElsewhere(held: { sourceKey: string } | null, what: string,
 export async function loadPriceBars(tx: Tx, key: string, file: PriceFile): Promise<number> {
   refuseIfHeldElsewhere(await tx.priceBar.findFirst({ where: { ticker: file.ticker, sourceKey: { not: key } }, select: { sourceKey: true } }), `ticker ${file.ticker}`, key);
   await tx.$executeRaw`DELETE FROM "PriceBar" WHERE "sourceKey" = ${key}`;
-  const columns = [['ticker', 'text'], ['date', 'date'], ['open', 'text'], ['high', 'text'], ['low', 'text'], ['close', 'text'], ['volume', 'text'], ['sourceKey', 'text']] as const;
-  return insertRows(tx, 'PriceBar', columns, file.bars.map((b) => [file.ticker, b.date, b.open, b.high, b.low, b.close, b.volume, key]));
+  const columns = [['ticker', 'text'], ['date', 'date'], ['open', 'text'], ['high', 'text'], ['low', 'text'], ['close', 'text'], ['adjClose', 'text'], ['volume', 'text'], ['sourceKey', 'text']] as const;
+  return insertRows(tx, 'PriceBar', columns, file.bars.map((b) => [file.ticker, b.date, b.open, b.high, b.low, b.close, b.adjClose ?? null, b.volume, key]));
 }
 
 export async function loadFactorReturns(tx: Tx, key: string, file: FactorFile): Promise<number> {
@@ -67,6 +67,8 @@ export interface MarketSourceRecord {
   dates: string[];
   missing: MissingValue[];
   badLines: BadLine[];
+  /** prices only: whether the Close is adjusted, and the rule that says so */
+  adjustment?: PriceAdjustment;
 }
 
 /** The file's MarketSource row: what it holds and what was left out, replacing the last one. */
@@ -84,6 +86,8 @@ export async function saveMarketSource(tx: Tx, s: MarketSourceRecord): Promise<v
     missingValues: s.missing.length,
     missing: s.missing.slice(0, 1000) as unknown as Prisma.InputJsonValue,
     badLines: s.badLines.map((b) => ({ ...b, text: b.text.slice(0, 200) })) as unknown as Prisma.InputJsonValue,
+    adjusted: s.adjustment?.adjusted ?? null,
+    adjustedNote: s.adjustment?.note ?? null,
     ingestedAt: new Date(),
   };
   await tx.marketSource.upsert({ where: { sourceKey: s.sourceKey }, create: { sourceKey: s.sourceKey, ...data }, update: data });

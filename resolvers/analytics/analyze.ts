@@ -48,7 +48,6 @@ export function excessOf(returns: Float64Array, rf: Float64Array): Float64Array 
   return returns.map((r, t) => r - rf[t]!);
 }
 
-/** The OLS of a return series on the sample's factors; a design that cannot be estimated is the client's 400. */
 /**
  * A period's returns in both conventions. Attribution sums daily returns (arithmetic: the parts
  * add up), so `totalReturn` − `riskFreeReturn` = `excessReturn` there; `compounded` holds the
@@ -73,13 +72,21 @@ export function periodReturns(portfolio: ArrayLike<number>, rf: ArrayLike<number
   };
 }
 
-export function fitFactors(sample: Sample, y: Float64Array, what: string): OlsResult {
+/** The OLS of a return series on the sample's factors; a design that cannot be estimated is the client's 400, naming `parameter`. */
+export function fitFactors(sample: Sample, y: Float64Array, what: string, parameter = 'holdings'): OlsResult {
   try {
     return ols(y, sample.factorNames.map((f) => sample.factors.get(f)!), [...sample.factorNames]);
   } catch (error) {
-    if (error instanceof RegressionError) throw invalid('holdings', `the regression of ${what} cannot be estimated: ${error.message}`);
+    if (error instanceof RegressionError) throw invalid(parameter, `the regression of ${what} cannot be estimated: ${error.message}`);
     throw error;
   }
+}
+
+/** One stock's exposures (GET /v1/factors/exposures): the regression of a holding here, on the stock alone, over the sample's window. */
+export function exposuresOfSample(sample: Sample, ticker: string) {
+  const fit = fitFactors(sample, excessOf(sample.returns.get(ticker)!, sample.factors.get('RF')!), ticker, 'ticker');
+  const n = sample.dates.length;
+  return { ticker, asOf: sample.dates[n - 1]!, window: { from: sample.dates[0]!, to: sample.dates[n - 1]!, days: n }, model: sample.model, modelReason: sample.modelReason, ...exposureSummary(fit) };
 }
 
 /** The sample of a portfolio measured against a benchmark: the holdings' tickers, then the benchmark's. */

@@ -1,7 +1,7 @@
 // The computations an analytics request hands to the runner (runner.ts), by name: each the pure
 // part of its route, on arguments a worker thread can receive. The worker entry (worker.ts) and
 // the inline runner (pool.ts, IDS_ANALYTICS_THREADS=0) run them from here.
-import { analyzeSample } from './analyze.ts';
+import { analyzeSample, exposuresOfSample } from './analyze.ts';
 import { attributeSamples } from './attribution.ts';
 import { hedgeOfSample } from './hedge.ts';
 import { optimizeTask } from './optimize.ts';
@@ -16,6 +16,7 @@ export const tasks = {
   hedge: hedgeOfSample,
   stress: stressOfSample,
   attribution: attributeSamples,
+  exposures: exposuresOfSample,
 } satisfies Record<TaskName, (...args: never[]) => unknown>;
 
 /** Runs the computation registered under `name`. */

@@ -46,11 +46,14 @@ export interface Close {
   close: number;
 }
 
-/** A ticker's closes in date order, as its file has them (kept until an ingest commits: they depend on the file only). */
+/**
+ * A ticker's adjusted closes in date order, as its file has them: its Adj Close where it has that
+ * column, else its Close (MarketSource.adjusted). Kept until an ingest commits: they depend on the file only.
+ */
 function dailyCloses(ctx: Context, ticker: string): Promise<Close[]> {
   return ctx.cache.data.memo(`analytics:closes:${ticker}`, async () => {
-    const bars = await ctx.prisma.priceBar.findMany({ where: { ticker }, orderBy: { date: 'asc' }, select: { date: true, close: true } });
-    return bars.map((b) => ({ date: iso(b.date), close: Number(b.close) }));
+    const bars = await ctx.prisma.priceBar.findMany({ where: { ticker }, orderBy: { date: 'asc' }, select: { date: true, close: true, adjClose: true } });
+    return bars.map((b) => ({ date: iso(b.date), close: Number(b.adjClose ?? b.close) }));
   });
 }
 
@@ -108,7 +111,14 @@ export function marketFiles(ctx: Context): Promise<MarketSource[]> {
   return ctx.cache.data.memo('analytics:sources', () => ctx.prisma.marketSource.findMany({ orderBy: { sourceKey: 'asc' } }));
 }
 
-type SampleRequest = { tickers: string[]; asOf?: string; lookbackDays: number; model?: ModelName };
+type SampleRequest = {
+  tickers: string[];
+  asOf?: string;
+  lookbackDays: number;
+  model?: ModelName;
+  /** what the request calls asOf and lookbackDays, for the 400 that names one (a query string's as_of, lookback_days) */
+  parameters?: { asOf: string; lookbackDays: string };
+};
 
 /** The window of the rule over these tickers, its model and why, and what was read to choose them. */
 async function chooseWindow(ctx: Context, input: SampleRequest) {
@@ -142,9 +152,10 @@ async function chooseWindow(ctx: Context, input: SampleRequest) {
       : `ff5 (the default when momentum does not cover the window): daily momentum ends ${lastDateWith((await factorTable(ctx, 'ff5_mom')).byDate, 'Mom') ?? 'nowhere held'}, before the window's last date ${five.dates.at(-1)}`;
   }
   const { model, table, dates } = chosen;
-  if (input.asOf && !dates.length) throw invalid('asOf', `no date on or before ${input.asOf} has data for every holding and every factor of ${model}`);
+  const named = input.parameters ?? { asOf: 'asOf', lookbackDays: 'lookbackDays' };
+  if (input.asOf && !dates.length) throw invalid(named.asOf, `no date on or before ${input.asOf} has data for every holding and every factor of ${model}`);
   if (dates.length < input.lookbackDays) {
-    throw invalid('lookbackDays', `only ${dates.length} dates${input.asOf ? ` on or before ${input.asOf}` : ''} have data for every holding and every factor of ${model}`, { available: dates.length });
+    throw invalid(named.lookbackDays, `only ${dates.length} dates${input.asOf ? ` on or before ${input.asOf}` : ''} have data for every holding and every factor of ${model}`, { available: dates.length });
   }
   return { files, held, perTicker, model, modelReason, table, dates };
 }

@@ -4,20 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseProxyStatement } from '../../ingest/parsers/proxy/proxyStatement.ts';
 import { runIngest } from '../../ingest/run.ts';
-import { folderSource } from '../../ingest/sources/folder.ts';
-import type { Source } from '../../ingest/sources/types.ts';
-import { corpusDir, corpusFile, hasCorpus } from '../corpus.ts';
+import { corpusFile, corpusSubset, hasCorpus } from '../corpus.ts';
 import { call, expectEnvelope, orgWithKey, startIsolatedService, type TestService } from '../harness.ts';
-
-function subset(pattern: RegExp): Source {
-  const all = folderSource(corpusDir);
-  return {
-    describe: () => `${all.describe()} (${pattern})`,
-    async *items() {
-      for await (const item of all.items()) if (pattern.test(item.key)) yield item;
-    },
-  };
-}
 
 const wanted = /^(reference\/|filings\/proxy\/|filings\/8k\/8-K_0000019617)/;
 const amount = (n: string) => Number(n).toLocaleString('en-US');
@@ -61,7 +49,7 @@ describe.runIf(hasCorpus)('compensation and board', { timeout: 120_000 }, () => 
   beforeAll(async () => {
     t = await startIsolatedService();
     ({ key } = await orgWithKey(t, 'Proxy readers', 'team'));
-    await runIngest(t.service.services, subset(wanted));
+    await runIngest(t.service.services, corpusSubset(wanted));
   }, 600_000);
   afterAll(() => t?.close());
 

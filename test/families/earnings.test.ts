@@ -2,20 +2,8 @@
 // submissions index) joined with its quarterly statements from XBRL, Adobe's ingested 8-K.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
-import { folderSource } from '../../ingest/sources/folder.ts';
-import type { Source } from '../../ingest/sources/types.ts';
-import { corpusDir, corpusFile, hasCorpus } from '../corpus.ts';
+import { corpusFile, corpusSubset, hasCorpus } from '../corpus.ts';
 import { call, expectEnvelope, orgWithKey, startIsolatedService, type TestService } from '../harness.ts';
-
-function subset(pattern: RegExp): Source {
-  const all = folderSource(corpusDir);
-  return {
-    describe: () => `${all.describe()} (${pattern})`,
-    async *items() {
-      for await (const item of all.items()) if (pattern.test(item.key)) yield item;
-    },
-  };
-}
 
 const wanted = /^(reference\/|companyfacts\/CIK0000320193|submissions\/CIK0000320193|filings\/8k\/8-K_0000796343)/;
 
@@ -27,7 +15,7 @@ describe.runIf(hasCorpus)('earnings', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     t = await startIsolatedService();
     ({ key } = await orgWithKey(t, 'Earnings readers', 'team'));
-    await runIngest(t.service.services, subset(wanted));
+    await runIngest(t.service.services, corpusSubset(wanted));
   }, 600_000);
   afterAll(() => t?.close());
 

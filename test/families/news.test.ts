@@ -2,20 +2,8 @@
 // the index) and the one 8-K document of its held (Item 5.02), read as stories.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
-import { folderSource } from '../../ingest/sources/folder.ts';
-import type { Source } from '../../ingest/sources/types.ts';
-import { corpusDir } from '../corpus.ts';
+import { corpusSubset } from '../corpus.ts';
 import { call, expectEnvelope, orgWithKey, startIsolatedService, type TestService } from '../harness.ts';
-
-function subset(pattern: RegExp): Source {
-  const all = folderSource(corpusDir);
-  return {
-    describe: () => `${all.describe()} (${pattern})`,
-    async *items() {
-      for await (const item of all.items()) if (pattern.test(item.key)) yield item;
-    },
-  };
-}
 
 const departure = '0001045810-26-000024'; // 8-K Items 5.02, 9.01, its document held
 const earnings = '0001045810-26-000019'; // 8-K Items 2.02, 9.01, known from the index only
@@ -39,7 +27,7 @@ const get = (route: string) => call(t, 'GET', route, { key });
 beforeAll(async () => {
   t = await startIsolatedService();
   ({ key } = await orgWithKey(t, 'News readers', 'team'));
-  await runIngest(t.service.services, subset(/^(submissions\/CIK0001045810|filings\/8k\/8-K_0001045810)/));
+  await runIngest(t.service.services, corpusSubset(/^(submissions\/CIK0001045810|filings\/8k\/8-K_0001045810)/));
 }, 300_000);
 afterAll(() => t?.close());
 

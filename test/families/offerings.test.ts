@@ -2,23 +2,11 @@
 // values checked against the files' own text.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
-import { folderSource } from '../../ingest/sources/folder.ts';
-import type { Source } from '../../ingest/sources/types.ts';
-import { corpusDir, corpusFile, hasCorpus } from '../corpus.ts';
+import { corpusFile, corpusSubset, hasCorpus } from '../corpus.ts';
 import { readOffering } from '../../ingest/parsers/offerings/source.ts';
 import { call, expectEnvelope, orgWithKey, startIsolatedService, type TestService } from '../harness.ts';
 
 const wanted = /^(reference\/|forms\/formd\/|forms\/formc\/|filings\/offerings\/|submissions\/CIK0001796129)/;
-function subset(pattern: RegExp): Source {
-  const all = folderSource(corpusDir);
-  return {
-    describe: () => `${all.describe()} (${pattern})`,
-    async *items() {
-      for await (const item of all.items()) if (pattern.test(item.key)) yield item;
-    },
-  };
-}
-
 const xml = (text: string, tag: string) => text.match(new RegExp(`<${tag}>([^<]*)</${tag}>`))?.[1] ?? null;
 
 /** An offering document as readable text, whitespace folded: what every figure's span is a slice of. */
@@ -47,7 +35,7 @@ describe.runIf(hasCorpus)('offerings', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     t = await startIsolatedService();
     ({ key } = await orgWithKey(t, 'Offering readers', 'team'));
-    await runIngest(t.service.services, subset(wanted));
+    await runIngest(t.service.services, corpusSubset(wanted));
   }, 600_000);
   afterAll(() => t?.close());
 

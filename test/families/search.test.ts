@@ -2,20 +2,8 @@
 // Apple's 10-Q, and the 8-K item texts, with PostgreSQL full-text search (PGlite or PostgreSQL).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
-import { folderSource } from '../../ingest/sources/folder.ts';
-import type { Source } from '../../ingest/sources/types.ts';
-import { corpusDir, corpusFile, hasCorpus } from '../corpus.ts';
+import { corpusFile, corpusSubset, hasCorpus } from '../corpus.ts';
 import { call, expectEnvelope, orgWithKey, startIsolatedService, type TestService } from '../harness.ts';
-
-function subset(pattern: RegExp): Source {
-  const all = folderSource(corpusDir);
-  return {
-    describe: () => `${all.describe()} (${pattern})`,
-    async *items() {
-      for await (const item of all.items()) if (pattern.test(item.key)) yield item;
-    },
-  };
-}
 
 const wanted = /^(reference\/company_tickers\.json|submissions\/CIK0000320193\.json|submissions\/CIK0001045810\.json|filings\/10k\/10-K_0000320193|filings\/10k\/10-K_0001045810|filings\/10q\/|filings\/8k\/)/;
 const appleTenK = 'filings/10k/10-K_0000320193-24-000123_AAPL_FY2024.html';
@@ -38,7 +26,7 @@ describe.runIf(hasCorpus)('search', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     t = await startIsolatedService();
     ({ key } = await orgWithKey(t, 'Searchers', 'team'));
-    const run = await runIngest(t.service.services, subset(wanted));
+    const run = await runIngest(t.service.services, corpusSubset(wanted));
     expect(run.written).toBeGreaterThan(10);
   }, 600_000);
   afterAll(() => t?.close());

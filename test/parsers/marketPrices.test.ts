@@ -20,6 +20,17 @@ describe('price files, inline', () => {
     ]);
   });
 
+  it('says the Close is adjusted when the file has no Adj Close column, and keeps that column when it has one', () => {
+    const plain = parsePrices('Date,Open,High,Low,Close,Volume\n2024-01-02,1,2,0.5,1.5,100\n', 'XYZ.daily.csv');
+    expect(plain.adjustment.adjusted).toBe(true);
+    expect(plain.adjustment.note).toMatch(/no Adj Close column/);
+    const text = ['Date,Open,High,Low,Close,Adj Close,Volume', '2024-01-02,10,12,9,11,10.5,100', '2024-01-03,11,12,10,12,x,100', ''].join('\n');
+    const file = parsePrices(text, 'XYZ.daily.csv');
+    expect(file.adjustment).toEqual({ adjusted: false, note: expect.stringMatching(/"Adj Close" column: its Close is not adjusted for dividends/) });
+    expect(file.bars).toEqual([{ date: '2024-01-02', open: '10', high: '12', low: '9', close: '11', adjClose: '10.5', volume: '100' }]);
+    expect(file.badLines.map((b) => b.reason)).toEqual(['Adj Close "x" is not a number']);
+  });
+
   it('refuses a file without the price columns', () => {
     expect(() => parsePrices('Date,Open\n2024-01-02,1\n', 'XYZ.daily.csv')).toThrow(/lacks high, low, close, volume/);
   });
@@ -28,7 +39,7 @@ describe('price files, inline', () => {
 describe.runIf(hasCorpus)('price files of the corpus', () => {
   it('AAPL: Date,Open,... header, 5031 bars (MANIFEST), the decimal text exactly as written', async () => {
     const file = await prices('AAPL.daily.csv');
-    expect(file).toMatchObject({ ticker: 'AAPL', badLines: [] });
+    expect(file).toMatchObject({ ticker: 'AAPL', badLines: [], adjustment: { adjusted: true } });
     expect(file.bars).toHaveLength(5031);
     expect(file.bars[0]).toEqual({ date: '2005-10-10', open: '1.5538410287043611', high: '1.558344851265656', low: '1.5094114358864243', close: '1.5121138095855713', volume: '507505600' });
     // line 3633 of the file

@@ -93,6 +93,7 @@ export function Header(props: { me: FragmentType<typeof HeaderFragment> }) {
           <NavLink to="/webhooks">Webhooks</NavLink>
           <NavLink to="/streams">Streams</NavLink>
           <NavLink to="/monitors">Monitors</NavLink>
+          <NavLink to="/search">Search</NavLink>
           <NavLink to="/filings">Filings</NavLink>
           <NavLink to="/billing">Billing</NavLink>
           <NavLink to="/members">Members</NavLink>

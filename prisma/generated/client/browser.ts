@@ -283,8 +283,9 @@ export type Artifact = Prisma.ArtifactModel
 export type MarketSource = Prisma.MarketSourceModel
 /**
  * Model PriceBar
- * A daily price bar as the file has it (yfinance exports: split- and dividend-adjusted). The
- * numbers are the file's decimal text, never re-rounded through a float.
+ * A daily price bar as the file has it (yfinance exports: split- and dividend-adjusted; whether a
+ * file's Close is, its MarketSource says). The numbers are the file's decimal text, never re-rounded
+ * through a float.
  */
 export type PriceBar = Prisma.PriceBarModel
 /**

@@ -5236,6 +5236,8 @@ export const MarketSourceScalarFieldEnum = {
   missingValues: 'missingValues',
   missing: 'missing',
   badLines: 'badLines',
+  adjusted: 'adjusted',
+  adjustedNote: 'adjustedNote',
   ingestedAt: 'ingestedAt'
 } as const
 
@@ -5249,6 +5251,7 @@ export const PriceBarScalarFieldEnum = {
   high: 'high',
   low: 'low',
   close: 'close',
+  adjClose: 'adjClose',
   volume: 'volume',
   sourceKey: 'sourceKey'
 } as const

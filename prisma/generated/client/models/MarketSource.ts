@@ -49,6 +49,8 @@ export type MarketSourceMinAggregateOutputType = {
   firstDate: Date | null
   lastDate: Date | null
   missingValues: number | null
+  adjusted: boolean | null
+  adjustedNote: string | null
   ingestedAt: Date | null
 }
 
@@ -63,6 +65,8 @@ export type MarketSourceMaxAggregateOutputType = {
   firstDate: Date | null
   lastDate: Date | null
   missingValues: number | null
+  adjusted: boolean | null
+  adjustedNote: string | null
   ingestedAt: Date | null
 }
 
@@ -79,6 +83,8 @@ export type MarketSourceCountAggregateOutputType = {
   missingValues: number
   missing: number
   badLines: number
+  adjusted: number
+  adjustedNote: number
   ingestedAt: number
   _all: number
 }
@@ -105,6 +111,8 @@ export type MarketSourceMinAggregateInputType = {
   firstDate?: true
   lastDate?: true
   missingValues?: true
+  adjusted?: true
+  adjustedNote?: true
   ingestedAt?: true
 }
 
@@ -119,6 +127,8 @@ export type MarketSourceMaxAggregateInputType = {
   firstDate?: true
   lastDate?: true
   missingValues?: true
+  adjusted?: true
+  adjustedNote?: true
   ingestedAt?: true
 }
 
@@ -135,6 +145,8 @@ export type MarketSourceCountAggregateInputType = {
   missingValues?: true
   missing?: true
   badLines?: true
+  adjusted?: true
+  adjustedNote?: true
   ingestedAt?: true
   _all?: true
 }
@@ -238,6 +250,8 @@ export type MarketSourceGroupByOutputType = {
   missingValues: number
   missing: runtime.JsonValue
   badLines: runtime.JsonValue
+  adjusted: boolean | null
+  adjustedNote: string | null
   ingestedAt: Date
   _count: MarketSourceCountAggregateOutputType | null
   _avg: MarketSourceAvgAggregateOutputType | null
@@ -277,6 +291,8 @@ export type MarketSourceWhereInput = {
   missingValues?: Prisma.IntFilter<"MarketSource"> | number
   missing?: Prisma.JsonFilter<"MarketSource">
   badLines?: Prisma.JsonFilter<"MarketSource">
+  adjusted?: Prisma.BoolNullableFilter<"MarketSource"> | boolean | null
+  adjustedNote?: Prisma.StringNullableFilter<"MarketSource"> | string | null
   ingestedAt?: Prisma.DateTimeFilter<"MarketSource"> | Date | string
 }
 
@@ -293,6 +309,8 @@ export type MarketSourceOrderByWithRelationInput = {
   missingValues?: Prisma.SortOrder
   missing?: Prisma.SortOrder
   badLines?: Prisma.SortOrder
+  adjusted?: Prisma.SortOrderInput | Prisma.SortOrder
+  adjustedNote?: Prisma.SortOrderInput | Prisma.SortOrder
   ingestedAt?: Prisma.SortOrder
 }
 
@@ -312,6 +330,8 @@ export type MarketSourceWhereUniqueInput = Prisma.AtLeast<{
   missingValues?: Prisma.IntFilter<"MarketSource"> | number
   missing?: Prisma.JsonFilter<"MarketSource">
   badLines?: Prisma.JsonFilter<"MarketSource">
+  adjusted?: Prisma.BoolNullableFilter<"MarketSource"> | boolean | null
+  adjustedNote?: Prisma.StringNullableFilter<"MarketSource"> | string | null
   ingestedAt?: Prisma.DateTimeFilter<"MarketSource"> | Date | string
 }, "sourceKey">
 
@@ -328,6 +348,8 @@ export type MarketSourceOrderByWithAggregationInput = {
   missingValues?: Prisma.SortOrder
   missing?: Prisma.SortOrder
   badLines?: Prisma.SortOrder
+  adjusted?: Prisma.SortOrderInput | Prisma.SortOrder
+  adjustedNote?: Prisma.SortOrderInput | Prisma.SortOrder
   ingestedAt?: Prisma.SortOrder
   _count?: Prisma.MarketSourceCountOrderByAggregateInput
   _avg?: Prisma.MarketSourceAvgOrderByAggregateInput
@@ -352,6 +374,8 @@ export type MarketSourceScalarWhereWithAggregatesInput = {
   missingValues?: Prisma.IntWithAggregatesFilter<"MarketSource"> | number
   missing?: Prisma.JsonWithAggregatesFilter<"MarketSource">
   badLines?: Prisma.JsonWithAggregatesFilter<"MarketSource">
+  adjusted?: Prisma.BoolNullableWithAggregatesFilter<"MarketSource"> | boolean | null
+  adjustedNote?: Prisma.StringNullableWithAggregatesFilter<"MarketSource"> | string | null
   ingestedAt?: Prisma.DateTimeWithAggregatesFilter<"MarketSource"> | Date | string
 }
 
@@ -368,6 +392,8 @@ export type MarketSourceCreateInput = {
   missingValues?: number
   missing: Prisma.JsonNullValueInput | runtime.InputJsonValue
   badLines: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  adjusted?: boolean | null
+  adjustedNote?: string | null
   ingestedAt: Date | string
 }
 
@@ -384,6 +410,8 @@ export type MarketSourceUncheckedCreateInput = {
   missingValues?: number
   missing: Prisma.JsonNullValueInput | runtime.InputJsonValue
   badLines: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  adjusted?: boolean | null
+  adjustedNote?: string | null
   ingestedAt: Date | string
 }
 
@@ -400,6 +428,8 @@ export type MarketSourceUpdateInput = {
   missingValues?: Prisma.IntFieldUpdateOperationsInput | number
   missing?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   badLines?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  adjusted?: Prisma.NullableBoolFieldUpdateOperationsInput | boolean | null
+  adjustedNote?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ingestedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -416,6 +446,8 @@ export type MarketSourceUncheckedUpdateInput = {
   missingValues?: Prisma.IntFieldUpdateOperationsInput | number
   missing?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   badLines?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  adjusted?: Prisma.NullableBoolFieldUpdateOperationsInput | boolean | null
+  adjustedNote?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ingestedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -432,6 +464,8 @@ export type MarketSourceCreateManyInput = {
   missingValues?: number
   missing: Prisma.JsonNullValueInput | runtime.InputJsonValue
   badLines: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  adjusted?: boolean | null
+  adjustedNote?: string | null
   ingestedAt: Date | string
 }
 
@@ -448,6 +482,8 @@ export type MarketSourceUpdateManyMutationInput = {
   missingValues?: Prisma.IntFieldUpdateOperationsInput | number
   missing?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   badLines?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  adjusted?: Prisma.NullableBoolFieldUpdateOperationsInput | boolean | null
+  adjustedNote?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ingestedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -464,6 +500,8 @@ export type MarketSourceUncheckedUpdateManyInput = {
   missingValues?: Prisma.IntFieldUpdateOperationsInput | number
   missing?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   badLines?: Prisma.JsonNullValueInput | runtime.InputJsonValue
+  adjusted?: Prisma.NullableBoolFieldUpdateOperationsInput | boolean | null
+  adjustedNote?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   ingestedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -480,6 +518,8 @@ export type MarketSourceCountOrderByAggregateInput = {
   missingValues?: Prisma.SortOrder
   missing?: Prisma.SortOrder
   badLines?: Prisma.SortOrder
+  adjusted?: Prisma.SortOrder
+  adjustedNote?: Prisma.SortOrder
   ingestedAt?: Prisma.SortOrder
 }
 
@@ -499,6 +539,8 @@ export type MarketSourceMaxOrderByAggregateInput = {
   firstDate?: Prisma.SortOrder
   lastDate?: Prisma.SortOrder
   missingValues?: Prisma.SortOrder
+  adjusted?: Prisma.SortOrder
+  adjustedNote?: Prisma.SortOrder
   ingestedAt?: Prisma.SortOrder
 }
 
@@ -513,12 +555,18 @@ export type MarketSourceMinOrderByAggregateInput = {
   firstDate?: Prisma.SortOrder
   lastDate?: Prisma.SortOrder
   missingValues?: Prisma.SortOrder
+  adjusted?: Prisma.SortOrder
+  adjustedNote?: Prisma.SortOrder
   ingestedAt?: Prisma.SortOrder
 }
 
 export type MarketSourceSumOrderByAggregateInput = {
   rows?: Prisma.SortOrder
   missingValues?: Prisma.SortOrder
+}
+
+export type NullableBoolFieldUpdateOperationsInput = {
+  set?: boolean | null
 }
 
 
@@ -536,6 +584,8 @@ export type MarketSourceSelect<ExtArgs extends runtime.Types.Extensions.Internal
   missingValues?: boolean
   missing?: boolean
   badLines?: boolean
+  adjusted?: boolean
+  adjustedNote?: boolean
   ingestedAt?: boolean
 }, ExtArgs["result"]["marketSource"]>
 
@@ -552,6 +602,8 @@ export type MarketSourceSelectCreateManyAndReturn<ExtArgs extends runtime.Types.
   missingValues?: boolean
   missing?: boolean
   badLines?: boolean
+  adjusted?: boolean
+  adjustedNote?: boolean
   ingestedAt?: boolean
 }, ExtArgs["result"]["marketSource"]>
 
@@ -568,6 +620,8 @@ export type MarketSourceSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.
   missingValues?: boolean
   missing?: boolean
   badLines?: boolean
+  adjusted?: boolean
+  adjustedNote?: boolean
   ingestedAt?: boolean
 }, ExtArgs["result"]["marketSource"]>
 
@@ -584,10 +638,12 @@ export type MarketSourceSelectScalar = {
   missingValues?: boolean
   missing?: boolean
   badLines?: boolean
+  adjusted?: boolean
+  adjustedNote?: boolean
   ingestedAt?: boolean
 }
 
-export type MarketSourceOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"sourceKey" | "kind" | "fileName" | "subject" | "vintage" | "vintageNote" | "rows" | "firstDate" | "lastDate" | "missingValues" | "missing" | "badLines" | "ingestedAt", ExtArgs["result"]["marketSource"]>
+export type MarketSourceOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"sourceKey" | "kind" | "fileName" | "subject" | "vintage" | "vintageNote" | "rows" | "firstDate" | "lastDate" | "missingValues" | "missing" | "badLines" | "adjusted" | "adjustedNote" | "ingestedAt", ExtArgs["result"]["marketSource"]>
 
 export type $MarketSourcePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "MarketSource"
@@ -635,6 +691,17 @@ export type $MarketSourcePayload<ExtArgs extends runtime.Types.Extensions.Intern
      * lines left out, as the ingest item's warnings also say: [{ line, text, reason }]
      */
     badLines: runtime.JsonValue
+    /**
+     * prices only: whether the file's Close is adjusted for splits and dividends, as its columns
+     * state it (no Adj Close column: the Close is the adjusted close; an Adj Close column: the Close is
+     * not, and the adjusted close is that column); null for other kinds, and for a file ingested
+     * before the service read this
+     */
+    adjusted: boolean | null
+    /**
+     * the rule the flag was read by, naming the column it comes from
+     */
+    adjustedNote: string | null
     ingestedAt: Date
   }, ExtArgs["result"]["marketSource"]>
   composites: {}
@@ -1071,6 +1138,8 @@ export interface MarketSourceFieldRefs {
   readonly missingValues: Prisma.FieldRef<"MarketSource", 'Int'>
   readonly missing: Prisma.FieldRef<"MarketSource", 'Json'>
   readonly badLines: Prisma.FieldRef<"MarketSource", 'Json'>
+  readonly adjusted: Prisma.FieldRef<"MarketSource", 'Boolean'>
+  readonly adjustedNote: Prisma.FieldRef<"MarketSource", 'String'>
   readonly ingestedAt: Prisma.FieldRef<"MarketSource", 'DateTime'>
 }
     

@@ -14,8 +14,9 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model PriceBar
- * A daily price bar as the file has it (yfinance exports: split- and dividend-adjusted). The
- * numbers are the file's decimal text, never re-rounded through a float.
+ * A daily price bar as the file has it (yfinance exports: split- and dividend-adjusted; whether a
+ * file's Close is, its MarketSource says). The numbers are the file's decimal text, never re-rounded
+ * through a float.
  */
 export type PriceBarModel = runtime.Types.Result.DefaultSelection<Prisma.$PriceBarPayload>
 
@@ -32,6 +33,7 @@ export type PriceBarMinAggregateOutputType = {
   high: string | null
   low: string | null
   close: string | null
+  adjClose: string | null
   volume: string | null
   sourceKey: string | null
 }
@@ -43,6 +45,7 @@ export type PriceBarMaxAggregateOutputType = {
   high: string | null
   low: string | null
   close: string | null
+  adjClose: string | null
   volume: string | null
   sourceKey: string | null
 }
@@ -54,6 +57,7 @@ export type PriceBarCountAggregateOutputType = {
   high: number
   low: number
   close: number
+  adjClose: number
   volume: number
   sourceKey: number
   _all: number
@@ -67,6 +71,7 @@ export type PriceBarMinAggregateInputType = {
   high?: true
   low?: true
   close?: true
+  adjClose?: true
   volume?: true
   sourceKey?: true
 }
@@ -78,6 +83,7 @@ export type PriceBarMaxAggregateInputType = {
   high?: true
   low?: true
   close?: true
+  adjClose?: true
   volume?: true
   sourceKey?: true
 }
@@ -89,6 +95,7 @@ export type PriceBarCountAggregateInputType = {
   high?: true
   low?: true
   close?: true
+  adjClose?: true
   volume?: true
   sourceKey?: true
   _all?: true
@@ -173,6 +180,7 @@ export type PriceBarGroupByOutputType = {
   high: string
   low: string
   close: string
+  adjClose: string | null
   volume: string
   sourceKey: string
   _count: PriceBarCountAggregateOutputType | null
@@ -205,6 +213,7 @@ export type PriceBarWhereInput = {
   high?: Prisma.StringFilter<"PriceBar"> | string
   low?: Prisma.StringFilter<"PriceBar"> | string
   close?: Prisma.StringFilter<"PriceBar"> | string
+  adjClose?: Prisma.StringNullableFilter<"PriceBar"> | string | null
   volume?: Prisma.StringFilter<"PriceBar"> | string
   sourceKey?: Prisma.StringFilter<"PriceBar"> | string
 }
@@ -216,6 +225,7 @@ export type PriceBarOrderByWithRelationInput = {
   high?: Prisma.SortOrder
   low?: Prisma.SortOrder
   close?: Prisma.SortOrder
+  adjClose?: Prisma.SortOrderInput | Prisma.SortOrder
   volume?: Prisma.SortOrder
   sourceKey?: Prisma.SortOrder
 }
@@ -231,6 +241,7 @@ export type PriceBarWhereUniqueInput = Prisma.AtLeast<{
   high?: Prisma.StringFilter<"PriceBar"> | string
   low?: Prisma.StringFilter<"PriceBar"> | string
   close?: Prisma.StringFilter<"PriceBar"> | string
+  adjClose?: Prisma.StringNullableFilter<"PriceBar"> | string | null
   volume?: Prisma.StringFilter<"PriceBar"> | string
   sourceKey?: Prisma.StringFilter<"PriceBar"> | string
 }, "ticker_date">
@@ -242,6 +253,7 @@ export type PriceBarOrderByWithAggregationInput = {
   high?: Prisma.SortOrder
   low?: Prisma.SortOrder
   close?: Prisma.SortOrder
+  adjClose?: Prisma.SortOrderInput | Prisma.SortOrder
   volume?: Prisma.SortOrder
   sourceKey?: Prisma.SortOrder
   _count?: Prisma.PriceBarCountOrderByAggregateInput
@@ -259,6 +271,7 @@ export type PriceBarScalarWhereWithAggregatesInput = {
   high?: Prisma.StringWithAggregatesFilter<"PriceBar"> | string
   low?: Prisma.StringWithAggregatesFilter<"PriceBar"> | string
   close?: Prisma.StringWithAggregatesFilter<"PriceBar"> | string
+  adjClose?: Prisma.StringNullableWithAggregatesFilter<"PriceBar"> | string | null
   volume?: Prisma.StringWithAggregatesFilter<"PriceBar"> | string
   sourceKey?: Prisma.StringWithAggregatesFilter<"PriceBar"> | string
 }
@@ -270,6 +283,7 @@ export type PriceBarCreateInput = {
   high: string
   low: string
   close: string
+  adjClose?: string | null
   volume: string
   sourceKey: string
 }
@@ -281,6 +295,7 @@ export type PriceBarUncheckedCreateInput = {
   high: string
   low: string
   close: string
+  adjClose?: string | null
   volume: string
   sourceKey: string
 }
@@ -292,6 +307,7 @@ export type PriceBarUpdateInput = {
   high?: Prisma.StringFieldUpdateOperationsInput | string
   low?: Prisma.StringFieldUpdateOperationsInput | string
   close?: Prisma.StringFieldUpdateOperationsInput | string
+  adjClose?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   volume?: Prisma.StringFieldUpdateOperationsInput | string
   sourceKey?: Prisma.StringFieldUpdateOperationsInput | string
 }
@@ -303,6 +319,7 @@ export type PriceBarUncheckedUpdateInput = {
   high?: Prisma.StringFieldUpdateOperationsInput | string
   low?: Prisma.StringFieldUpdateOperationsInput | string
   close?: Prisma.StringFieldUpdateOperationsInput | string
+  adjClose?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   volume?: Prisma.StringFieldUpdateOperationsInput | string
   sourceKey?: Prisma.StringFieldUpdateOperationsInput | string
 }
@@ -314,6 +331,7 @@ export type PriceBarCreateManyInput = {
   high: string
   low: string
   close: string
+  adjClose?: string | null
   volume: string
   sourceKey: string
 }
@@ -325,6 +343,7 @@ export type PriceBarUpdateManyMutationInput = {
   high?: Prisma.StringFieldUpdateOperationsInput | string
   low?: Prisma.StringFieldUpdateOperationsInput | string
   close?: Prisma.StringFieldUpdateOperationsInput | string
+  adjClose?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   volume?: Prisma.StringFieldUpdateOperationsInput | string
   sourceKey?: Prisma.StringFieldUpdateOperationsInput | string
 }
@@ -336,6 +355,7 @@ export type PriceBarUncheckedUpdateManyInput = {
   high?: Prisma.StringFieldUpdateOperationsInput | string
   low?: Prisma.StringFieldUpdateOperationsInput | string
   close?: Prisma.StringFieldUpdateOperationsInput | string
+  adjClose?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   volume?: Prisma.StringFieldUpdateOperationsInput | string
   sourceKey?: Prisma.StringFieldUpdateOperationsInput | string
 }
@@ -352,6 +372,7 @@ export type PriceBarCountOrderByAggregateInput = {
   high?: Prisma.SortOrder
   low?: Prisma.SortOrder
   close?: Prisma.SortOrder
+  adjClose?: Prisma.SortOrder
   volume?: Prisma.SortOrder
   sourceKey?: Prisma.SortOrder
 }
@@ -363,6 +384,7 @@ export type PriceBarMaxOrderByAggregateInput = {
   high?: Prisma.SortOrder
   low?: Prisma.SortOrder
   close?: Prisma.SortOrder
+  adjClose?: Prisma.SortOrder
   volume?: Prisma.SortOrder
   sourceKey?: Prisma.SortOrder
 }
@@ -374,6 +396,7 @@ export type PriceBarMinOrderByAggregateInput = {
   high?: Prisma.SortOrder
   low?: Prisma.SortOrder
   close?: Prisma.SortOrder
+  adjClose?: Prisma.SortOrder
   volume?: Prisma.SortOrder
   sourceKey?: Prisma.SortOrder
 }
@@ -387,6 +410,7 @@ export type PriceBarSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   high?: boolean
   low?: boolean
   close?: boolean
+  adjClose?: boolean
   volume?: boolean
   sourceKey?: boolean
 }, ExtArgs["result"]["priceBar"]>
@@ -398,6 +422,7 @@ export type PriceBarSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   high?: boolean
   low?: boolean
   close?: boolean
+  adjClose?: boolean
   volume?: boolean
   sourceKey?: boolean
 }, ExtArgs["result"]["priceBar"]>
@@ -409,6 +434,7 @@ export type PriceBarSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   high?: boolean
   low?: boolean
   close?: boolean
+  adjClose?: boolean
   volume?: boolean
   sourceKey?: boolean
 }, ExtArgs["result"]["priceBar"]>
@@ -420,11 +446,12 @@ export type PriceBarSelectScalar = {
   high?: boolean
   low?: boolean
   close?: boolean
+  adjClose?: boolean
   volume?: boolean
   sourceKey?: boolean
 }
 
-export type PriceBarOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"ticker" | "date" | "open" | "high" | "low" | "close" | "volume" | "sourceKey", ExtArgs["result"]["priceBar"]>
+export type PriceBarOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"ticker" | "date" | "open" | "high" | "low" | "close" | "adjClose" | "volume" | "sourceKey", ExtArgs["result"]["priceBar"]>
 
 export type $PriceBarPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "PriceBar"
@@ -442,6 +469,10 @@ export type $PriceBarPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     high: string
     low: string
     close: string
+    /**
+     * the file's Adj Close as written, when it has that column; null when its Close is the adjusted close
+     */
+    adjClose: string | null
     volume: string
     sourceKey: string
   }, ExtArgs["result"]["priceBar"]>
@@ -873,6 +904,7 @@ export interface PriceBarFieldRefs {
   readonly high: Prisma.FieldRef<"PriceBar", 'String'>
   readonly low: Prisma.FieldRef<"PriceBar", 'String'>
   readonly close: Prisma.FieldRef<"PriceBar", 'String'>
+  readonly adjClose: Prisma.FieldRef<"PriceBar", 'String'>
   readonly volume: Prisma.FieldRef<"PriceBar", 'String'>
   readonly sourceKey: Prisma.FieldRef<"PriceBar", 'String'>
 }

@@ -1,0 +1,73 @@
+// What the research pages share: their addresses, and numbers written in full as filed.
+
+export const companyPath = (cik: string, search = '') => `/companies/${cik}${search}`;
+
+/** The filing reader (pages/filings), where every figure on these pages leads. */
+export const filingPath = (accessionNumber: string) => `/filings/${accessionNumber}`;
+
+export const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
+
+const sources: Record<string, string> = {
+  company_tickers: 'SEC ticker map (company_tickers.json)',
+  company_tickers_exchange: 'SEC ticker and exchange map (company_tickers_exchange.json)',
+  submissions: 'the company’s EDGAR submissions',
+  name: 'its name',
+};
+export const sourceName = (source: string) => sources[source] ?? source;
+
+/**
+ * A decimal as the filing states it, in full with thousands separators (365817000000 →
+ * 365,817,000,000), never rounded through a float: filed values can exceed what a double holds exactly.
+ */
+export function formatDecimal(value: string): string {
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (!match) return value;
+  const [, sign, whole, fraction] = match;
+  const grouped = whole!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${sign}${grouped}${fraction ? `.${fraction}` : ''}`;
+}
+
+/** The form families a company's filings are counted by on its page, in the order shown. */
+const families: { name: string; one: string; test: RegExp }[] = [
+  { name: 'annual reports', one: 'annual report', test: /^(10-K|10-KT|10-K405|20-F|40-F)(\/A)?$/ },
+  { name: 'quarterly reports', one: 'quarterly report', test: /^10-Q(\/A)?$/ },
+  { name: 'current reports', one: 'current report', test: /^(8-K|6-K)(\/A)?$/ },
+  { name: 'insider filings', one: 'insider filing', test: /^(3|4|5|144)(\/A)?$/ },
+  { name: 'proxy statements', one: 'proxy statement', test: /^(DEF|DEFA|PRE|DFAN|DEFM|PREM)\s?14[AC]/ },
+  { name: 'ownership reports', one: 'ownership report', test: /^(SC )?13[DG]|^SCHEDULE 13|^13F/ },
+  { name: 'registration statements and prospectuses', one: 'registration statement or prospectus', test: /^(S-\d|F-\d|424B|POS AM|FWP)/ },
+];
+
+export interface FamilyCount {
+  family: string;
+  /** the family's name for one filing */
+  one: string;
+  count: number;
+  documentsIngested: number;
+  forms: string[];
+}
+
+/** Per-form counts gathered into families; what fits none is "other filings". */
+export function countByFamily(counts: { form: string; count: number; documentsIngested: number }[]): FamilyCount[] {
+  const found = new Map<string, FamilyCount>();
+  for (const c of counts) {
+    const known = families.find((f) => f.test.test(c.form));
+    const family = known?.name ?? 'other filings';
+    const entry = found.get(family) ?? { family, one: known?.one ?? 'other filing', count: 0, documentsIngested: 0, forms: [] };
+    entry.count += c.count;
+    entry.documentsIngested += c.documentsIngested;
+    entry.forms.push(c.form);
+    found.set(family, entry);
+  }
+  const order = [...families.map((f) => f.name), 'other filings'];
+  return [...found.values()].sort((a, b) => order.indexOf(a.family) - order.indexOf(b.family));
+}
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/** MMDD → "September 30" (a fiscal year end as EDGAR writes it). */
+export function monthDay(mmdd: string | null | undefined): string | null {
+  if (!mmdd || !/^\d{4}$/.test(mmdd)) return mmdd ?? null;
+  const date = new Date(Date.UTC(2000, Number(mmdd.slice(0, 2)) - 1, Number(mmdd.slice(2))));
+  return new Intl.DateTimeFormat('en-US', { month: 'long', day: 'numeric', timeZone: 'UTC' }).format(date);
+}
