@@ -13,6 +13,8 @@ export const meterClasses: { key: string; description: string; failMode: FailMod
   { key: 'analytics', description: 'Portfolio, factor and macro computations', failMode: 'closed', ratePer1000CallsCents: 1000 },
   // a window of its own (SPEC 8.10): one render reads and cleans a whole document of megabytes
   { key: 'render', description: 'Filing documents rendered for reading', failMode: 'open', ratePer1000CallsCents: 500 },
+  // a capped window of its own (SPEC 8.4); the reads a question runs are charged as their own classes too
+  { key: 'ai_query', description: 'Plain-English questions answered from held data (POST /v1/agent/query)', failMode: 'open', ratePer1000CallsCents: 1000 },
 ];
 
 type Windows = Partial<Record<QuotaPeriod, number>>;
@@ -38,6 +40,7 @@ export const plans: {
       mcp: { minute: 20, hour: 200, day: 1000 },
       analytics: 'not_allowed',
       render: { minute: 30, hour: 300, day: 1000 },
+      ai_query: { minute: 5, day: 5 },
     },
   },
   {
@@ -53,6 +56,7 @@ export const plans: {
       mcp: { minute: 60, hour: 1000, day: 10000 },
       analytics: { minute: 10, hour: 100, day: 500 },
       render: { minute: 30, hour: 600, day: 3000 },
+      ai_query: { minute: 10, day: 20 },
     },
   },
   {
@@ -68,6 +72,7 @@ export const plans: {
       mcp: { minute: 300, hour: 10000, day: 100000 },
       analytics: { minute: 60, hour: 1000, day: 10000 },
       render: { minute: 120, hour: 3000, day: 20000 },
+      ai_query: { minute: 30, day: 70 },
     },
   },
   {
@@ -83,6 +88,7 @@ export const plans: {
       mcp: { minute: 120, hour: 5000, day: 50000 },
       analytics: { minute: 30, hour: 500, day: 5000 },
       render: { minute: 60, hour: 1500, day: 10000 },
+      ai_query: { minute: 20, day: 50 },
     },
   },
   {
@@ -98,6 +104,7 @@ export const plans: {
       mcp: { minute: 1000, hour: 50000, day: 500000 },
       analytics: { minute: 300, hour: 10000, day: 100000 },
       render: { minute: 600, hour: 20000, day: 200000 },
+      ai_query: { minute: 300, day: 10000 },
     },
   },
 ];

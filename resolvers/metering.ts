@@ -24,9 +24,9 @@ export const meteredAsPlatform = { meterClass: 'platform' } as const;
 
 /**
  * The code a full window of a class is refused with: `rate_limit_exceeded`, except the classes
- * with a window of their own that SPEC 7.1 names (filing renders). Every door reads it from here.
+ * with a window of their own that SPEC 7.1 names (filing renders, AI queries). Every door reads it from here.
  */
-const ownRefusalCodes: Partial<Record<string, ErrorCode>> = { render: 'render_rate_limited' };
+const ownRefusalCodes: Partial<Record<string, ErrorCode>> = { render: 'render_rate_limited', ai_query: 'ai_query_quota_exceeded' };
 
 export function quotaRefusalCode(meterClass: string): ErrorCode {
   return ownRefusalCodes[meterClass] ?? 'rate_limit_exceeded';

@@ -36,6 +36,7 @@ import './render.ts';
 import './news.ts';
 import './stocks.ts';
 import './catalogs.ts';
+import './agentQuery.ts';
 import './companies.ts';
 import { builder } from './builder.ts';
 

@@ -39,8 +39,13 @@ import { renderRoutes } from './render.ts';
 import { newsRoutes } from './news.ts';
 import { stockRoutes } from './stocks.ts';
 import { catalogRoutes } from './catalogs.ts';
+import { agentQueryRoutes } from './agentQuery.ts';
+import { provideAgentSteps } from '../agentSteps.ts';
 
-export const routes: Route[] = [...discoveryRoutes, ...authRoutes, ...authProviderRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...renderRoutes, ...newsRoutes, ...financialRoutes, ...formAndEventRoutes, ...dilutionRoutes, ...insiderRoutes, ...offeringRoutes, ...earningsRoutes, ...compensationRoutes, ...ownershipRoutes, ...fundRoutes, ...agentRoutes, ...searchRoutes, ...marketRoutes, ...macroRoutes, ...stockRoutes, ...catalogRoutes, ...intelligenceRoutes, ...portfolioRoutes, ...optimizeRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes, ...memberRoutes, ...operatorRoutes, ...requestRoutes, ...usageAnalyticsRoutes, ...alertRoutes, ...ingestRoutes];
+export const routes: Route[] = [...discoveryRoutes, ...authRoutes, ...authProviderRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...renderRoutes, ...newsRoutes, ...financialRoutes, ...formAndEventRoutes, ...dilutionRoutes, ...insiderRoutes, ...offeringRoutes, ...earningsRoutes, ...compensationRoutes, ...ownershipRoutes, ...fundRoutes, ...agentRoutes, ...agentQueryRoutes, ...searchRoutes, ...marketRoutes, ...macroRoutes, ...stockRoutes, ...catalogRoutes, ...intelligenceRoutes, ...portfolioRoutes, ...optimizeRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes, ...memberRoutes, ...operatorRoutes, ...requestRoutes, ...usageAnalyticsRoutes, ...alertRoutes, ...ingestRoutes];
 
 // Monitors save list reads of this table; they learn which ones here, once it is built.
 provideWatchableReads(routes.filter((r): r is Route & WatchableRead => !!r.watch && r.method === 'GET'));
+
+// An AI query runs the reads it planned through this table, as its caller.
+provideAgentSteps(routes);

@@ -40,9 +40,9 @@ export const maxTextLength = 1000;
 // Vocabulary
 
 /** 8-K items that have an event route of their own. */
-const itemEvents: Record<string, string> = { '4.01': 'auditor-changes', '4.02': 'restatements', '5.02': 'officer-changes', '5.07': 'voting-results' };
+export const itemEvents: Record<string, string> = { '4.01': 'auditor-changes', '4.02': 'restatements', '5.02': 'officer-changes', '5.07': 'voting-results' };
 
-const itemNames: Record<string, string> = {
+export const itemNames: Record<string, string> = {
   '1.01': 'entry into a material agreement',
   '1.03': 'bankruptcy or receivership',
   '2.01': 'completion of an acquisition or disposition',
@@ -56,7 +56,7 @@ const itemNames: Record<string, string> = {
   '8.01': 'other events',
 };
 
-const eventTitles: Record<string, string> = {
+export const eventTitles: Record<string, string> = {
   'auditor-changes': 'changes of certifying accountant (8-K item 4.01)',
   restatements: 'restatements and non-reliance notices (8-K item 4.02)',
   'officer-changes': 'departures and appointments of directors and officers (8-K item 5.02)',
@@ -105,7 +105,7 @@ const formSpellings: [string, string][] = [
 ];
 
 /** Line items a threshold can watch, and the us-gaap tag the facts read is asked for. */
-const metrics: { pattern: string; tag: string; loss?: boolean; label: string }[] = [
+export const metrics: { pattern: string; tag: string; loss?: boolean; label: string }[] = [
   { pattern: 'net\\s+loss(?:es)?', tag: 'NetIncomeLoss', loss: true, label: 'net loss' },
   { pattern: 'net\\s+(?:income|profits?|earnings)|profits?', tag: 'NetIncomeLoss', label: 'net income' },
   { pattern: 'earnings\\s+per\\s+share|eps', tag: 'EarningsPerShareDiluted', label: 'diluted EPS' },
@@ -121,7 +121,7 @@ const metrics: { pattern: string; tag: string; loss?: boolean; label: string }[]
 const unitExponents: Record<string, number> = { k: 3, thousand: 3, m: 6, mm: 6, mn: 6, mil: 6, million: 6, b: 9, bn: 9, billion: 9, t: 12, tn: 12, trillion: 12 };
 
 /** Words that carry no query of their own: the framing of a request ("alert me when … files a …"). */
-const stopWords = new Set(
+export const stopWords = new Set(
   `a an the any anything all every each new newly latest recent some
    alert alerts alerting notify notification notifications tell ping let know watch watching monitor track
    me us my our i we you it its them they that this these those there here
@@ -134,12 +134,12 @@ const stopWords = new Set(
 // ---------------------------------------------------------------------------------------------
 // The scan: which characters of the text some pattern has claimed
 
-interface Span {
+export interface Span {
   start: number;
   end: number;
 }
 
-class Scan {
+export class Scan {
   private readonly claimed: boolean[];
   constructor(readonly text: string) {
     this.claimed = new Array(text.length).fill(false);
@@ -189,7 +189,7 @@ class Scan {
   }
 }
 
-interface Word extends Span {
+export interface Word extends Span {
   text: string;
   lower: string;
 }
@@ -198,7 +198,7 @@ interface Word extends Span {
 // What the patterns find
 
 /** One candidate for what the monitor reads; the first one found wins unless a later one absorbs it. */
-type Intent =
+export type Intent =
   | { kind: 'form'; form: string; span: Span }
   | { kind: 'item'; item: string; span: Span }
   | { kind: 'event'; slug: string; span: Span }
@@ -216,7 +216,7 @@ interface Draft {
   saysFiles: boolean;
 }
 
-const wordy = (pattern: string) => new RegExp(`(?<![\\w-])(?:${pattern})(?![\\w-])`, 'gi');
+export const wordy = (pattern: string) => new RegExp(`(?<![\\w-])(?:${pattern})(?![\\w-])`, 'gi');
 
 function findIntents(scan: Scan, draft: Draft): void {
   const add = (intent: Intent) => void draft.intents.push(intent);
@@ -237,7 +237,7 @@ function findIntents(scan: Scan, draft: Draft): void {
   });
 }
 
-function findEvents(scan: Scan, add: (i: Intent) => void): void {
+export function findEvents(scan: Scan, add: (i: Intent) => void): void {
   const role = '(?:ceo|cfo|coo|cto|chief\\s+\\w+\\s+officer|president|chair(?:man|woman|person)?|directors?|officers?|executives?|management|board\\s+members?)';
   const change =
     '(?:changes?|changed|departures?|departs?|departing|leaves|leaving|left|resigns?|resigned|resignations?|steps\\s+down|stepping\\s+down|exits?|appointments?|appointed|turnover|fired|retires?|retirement|succession)';
@@ -267,7 +267,7 @@ function findFamilies(scan: Scan, add: (i: Intent) => void): void {
   take('(?:form\\s+)?n-?px', 'npx');
 }
 
-function findForms(scan: Scan, add: (i: Intent) => void): void {
+export function findForms(scan: Scan, add: (i: Intent) => void): void {
   const form = (value: string) => (_: RegExpExecArray, span: Span) => add({ kind: 'form', form: value, span });
   scan.take(wordy('annual\\s+reports?'), form('10-K'));
   scan.take(wordy('quarterly\\s+reports?'), form('10-Q'));
@@ -415,7 +415,7 @@ function endpointWords(endpoint: Endpoint): Set<string> {
 // ---------------------------------------------------------------------------------------------
 // Companies: the leftover words, longest phrase first
 
-interface CompanyFind {
+export interface CompanyFind {
   company?: Company & { span: Span; guessed: boolean };
   others: Span[];
   leftovers: Word[];
@@ -424,7 +424,7 @@ interface CompanyFind {
 const maxPhraseWords = 5;
 const maxLookups = 60;
 
-async function findCompanies(scan: Scan, env: CompileEnv, reserved: (w: Word) => boolean): Promise<CompanyFind> {
+export async function findCompanies(scan: Scan, env: Pick<CompileEnv, 'findCompany'>, reserved: (w: Word) => boolean): Promise<CompanyFind> {
   const found: CompanyFind = { others: [], leftovers: [] };
   const cache = new Map<string, Promise<Company | null>>();
   let lookups = 0;

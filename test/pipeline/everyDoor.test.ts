@@ -186,7 +186,7 @@ describe('a full quota window is 429 rate_limit_exceeded at every door', () => {
     // a plan that includes every class, so that the only refusal is the window
     await setPlan(t.service.services, org.orgId, 'team', 'active');
     // A day window per class, filled: the largest operation GraphQL may run fits in the graphql one.
-    const limits: Record<string, number> = { platform: 1, data_read: 1, analytics: 1, render: 1, graphql: t.service.services.config.graphqlMaxCost };
+    const limits: Record<string, number> = { platform: 1, data_read: 1, analytics: 1, render: 1, ai_query: 1, graphql: t.service.services.config.graphqlMaxCost };
     for (const [meterClass, limit] of Object.entries(limits)) {
       await t.service.services.prisma.orgQuota.create({ data: { orgId: org.orgId, meterClass, period: 'day', limit } });
       await t.service.services.limiter.consume(`${org.orgId}:${meterClass}`, [{ period: 'day', limit }], 'open', limit);
