@@ -67,6 +67,7 @@ export const errorStatus = {
   artifact_not_found: 404,
   market_data_not_found: 404,
   sponsor_token_not_found: 404,
+  situation_not_found: 404,
   country_not_covered: 404,
   grant_reset_too_soon: 409,
   payment_method_limit_reached: 409,

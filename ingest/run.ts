@@ -13,6 +13,7 @@ import { handlers } from './registry.ts';
 import { documentMissing } from './load/documents.ts';
 import { runRowWriter } from './runRow.ts';
 import { NotForThisIngest } from './handlers.ts';
+import { announceSignals } from './load/signals.ts';
 import type { Source, SourceItem } from './sources/types.ts';
 
 export interface IngestSummary {
@@ -110,7 +111,8 @@ async function ingestItem(deps: { prisma: PrismaClient; bus: EventBus; logger: L
     const parsed = kindHandler.parse(input);
     const loaded = await prisma.$transaction(
       async (tx) => {
-        const result = await kindHandler.load(tx, parsed, input);
+        const loadedRows = await kindHandler.load(tx, parsed, input);
+        const result = { ...loadedRows, events: [...loadedRows.events, ...(await announceSignals(tx))] };
         // 'partial': the item went in, but some of it (listed in reason) was left out.
         const status = result.warnings?.length ? 'partial' : 'ingested';
         const reason = result.warnings?.length ? result.warnings.join('; ').slice(0, 2000) : null;

@@ -80,6 +80,19 @@ export const eventTypes: EventType[] = [
     data: z.object({ cik: z.string(), accessionNumbers: z.array(z.string()), source: z.string().describe('companyfacts, xbrl_instance or inline_xbrl') }),
   },
   {
+    type: 'signal.added',
+    public: true,
+    description: 'An ingest added evidence that makes a signal (GET /v1/signals) the service had not announced: a new 8-K item, late-filing notice, 13D or Form 4 in the transaction that wrote it. Announced once per signal id.',
+    data: z.object({
+      id: z.string().describe('`sig_…`, as GET /v1/signals lists it'),
+      type: z.string().describe('officer_departure, auditor_change, non_reliance, failed_vote, late_filing, activist_stake, insider_cluster_buying, insider_cluster_selling'),
+      strength: z.number().describe('0 to 1'),
+      asOf: z.string().describe('YYYY-MM-DD'),
+      cik: z.string(),
+      accessionNumbers: z.array(z.string()).describe('The evidence'),
+    }),
+  },
+  {
     type: 'monitor.matched',
     public: false,
     description: 'A monitor found records its saved read shows that were ingested since it last looked. Delivered to the monitor\'s webhook endpoint only (whatever event types the endpoint names), or sent as an email digest; never twice for the same records.',

@@ -42,6 +42,7 @@ const examples: Record<string, string> = {
   section_key: 'item_1a',
   series_id: 'S000012000',
   event_id: `dil_${'0'.repeat(32)}`,
+  situation_id: `sit_0000320193_${'0'.repeat(32)}`,
   payment_method_id: 'pm_none',
   ticker: 'AAPL',
   cik: '320193',

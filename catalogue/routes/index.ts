@@ -14,6 +14,8 @@ import { deliveryRoutes, unsubscribeRoutes } from './delivery.ts';
 import { monitorRoutes } from './monitors.ts';
 import { marketRoutes } from './market.ts';
 import { macroRoutes } from './macro.ts';
+import { stockRoutes } from './stocks.ts';
+import { catalogRoutes } from './catalogs.ts';
 import { intelligenceRoutes } from './intelligence.ts';
 import { portfolioRoutes } from './portfolio.ts';
 import { optimizeRoutes } from './optimize.ts';
@@ -26,6 +28,8 @@ import { compensationRoutes } from './compensation.ts';
 import { ownershipRoutes } from './ownership.ts';
 import { fundRoutes } from './funds.ts';
 import { agentRoutes } from './agent.ts';
+import { agentQueryRoutes } from './agentQuery.ts';
+import { provideAgentSteps } from '../agentSteps.ts';
 import { searchRoutes } from './search.ts';
 import { memberRoutes } from './members.ts';
 import { operatorRoutes } from './operator.ts';
@@ -37,12 +41,10 @@ import { alertRoutes } from './alerts.ts';
 import { ingestRoutes } from './ingest.ts';
 import { renderRoutes } from './render.ts';
 import { newsRoutes } from './news.ts';
-import { stockRoutes } from './stocks.ts';
-import { catalogRoutes } from './catalogs.ts';
-import { agentQueryRoutes } from './agentQuery.ts';
-import { provideAgentSteps } from '../agentSteps.ts';
+import { signalRoutes } from './signals.ts';
+import { situationRoutes } from './situations.ts';
 
-export const routes: Route[] = [...discoveryRoutes, ...authRoutes, ...authProviderRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...renderRoutes, ...newsRoutes, ...financialRoutes, ...formAndEventRoutes, ...dilutionRoutes, ...insiderRoutes, ...offeringRoutes, ...earningsRoutes, ...compensationRoutes, ...ownershipRoutes, ...fundRoutes, ...agentRoutes, ...agentQueryRoutes, ...searchRoutes, ...marketRoutes, ...macroRoutes, ...stockRoutes, ...catalogRoutes, ...intelligenceRoutes, ...portfolioRoutes, ...optimizeRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes, ...memberRoutes, ...operatorRoutes, ...requestRoutes, ...usageAnalyticsRoutes, ...alertRoutes, ...ingestRoutes];
+export const routes: Route[] = [...discoveryRoutes, ...authRoutes, ...authProviderRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...renderRoutes, ...newsRoutes, ...signalRoutes, ...situationRoutes, ...financialRoutes, ...formAndEventRoutes, ...dilutionRoutes, ...insiderRoutes, ...offeringRoutes, ...earningsRoutes, ...compensationRoutes, ...ownershipRoutes, ...fundRoutes, ...agentRoutes, ...agentQueryRoutes, ...searchRoutes, ...marketRoutes, ...macroRoutes, ...stockRoutes, ...catalogRoutes, ...intelligenceRoutes, ...portfolioRoutes, ...optimizeRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes, ...memberRoutes, ...operatorRoutes, ...requestRoutes, ...usageAnalyticsRoutes, ...alertRoutes, ...ingestRoutes];
 
 // Monitors save list reads of this table; they learn which ones here, once it is built.
 provideWatchableReads(routes.filter((r): r is Route & WatchableRead => !!r.watch && r.method === 'GET'));

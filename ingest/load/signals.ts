@@ -1,0 +1,43 @@
+// `signal.added`: after an item's rows are written, in its transaction, the signals whose evidence
+// includes a filing, form or 8-K event this transaction added, and that were never announced.
+import { Prisma } from '../../prisma/generated/client/client.ts';
+import { padCik } from '../../core/rows.ts';
+import { signalsCreatedBy } from '../../derived/signals.ts';
+import { recordEvents } from '../../subscriptions/events.ts';
+import type { BusEvent } from '../../subscriptions/bus.ts';
+import type { Tx } from '../handlers.ts';
+
+const evidenceEventTypes = ['officer_change', 'auditor_change', 'restatement', 'voting_results'];
+
+interface Added {
+  type: string;
+  payload: { accessionNumber?: string | null; cik?: string | null; form?: string; family?: string; eventType?: string };
+}
+
+/** Whether an added record can be a signal's evidence (the rules read nothing else). */
+function evidence(e: Added): boolean {
+  if (e.type === 'filing.added') return /^(NT |SC 13D|8-K)/.test(e.payload.form ?? '');
+  if (e.type === 'form.added') return e.payload.family === 'OWNERSHIP' || e.payload.family === '13DG';
+  return evidenceEventTypes.includes(e.payload.eventType ?? '');
+}
+
+export async function announceSignals(tx: Tx): Promise<BusEvent[]> {
+  // the events this transaction wrote (Event.txid defaults to the writing transaction's id)
+  const added = await tx.$queryRaw<Added[]>(Prisma.sql`
+    SELECT "type", "payload" FROM "Event"
+    WHERE "txid" = (pg_current_xact_id())::text::bigint AND "orgId" IS NULL AND "type" IN ('filing.added', 'form.added', 'filing_event.added')`);
+  const rows = added.filter(evidence).flatMap((e) => (e.payload.accessionNumber && e.payload.cik ? [{ cik: padCik(e.payload.cik), accessionNumber: e.payload.accessionNumber }] : []));
+  if (!rows.length) return [];
+  const signals = await signalsCreatedBy(tx, rows);
+  if (!signals.length) return [];
+  // a document read after the index (same accession, same type) makes the same id: announced once
+  const announced = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
+    SELECT "payload"->>'id' AS "id" FROM "Event" WHERE "type" = 'signal.added' AND "payload"->>'id' IN (${Prisma.join(signals.map((s) => s.id))})`);
+  const known = new Set(announced.map((a) => a.id));
+  return recordEvents(
+    tx,
+    signals
+      .filter((s) => !known.has(s.id))
+      .map((s) => ({ type: 'signal.added', orgId: null, payload: { id: s.id, type: s.type, strength: s.strength, asOf: s.asOf, cik: s.cik, accessionNumbers: [...new Set(s.evidence.map((e) => e.accessionNumber))] } })),
+  );
+}
