@@ -2,7 +2,8 @@
 // and the SEC's ticker maps from the corpus: "Search" finds AAPL and opens Apple's company page,
 // whose profile and coverage say what the service holds; "Financials" shows FY2021 revenue in
 // full, linked to the 10-K it was read from; "Filings" narrows to 10-K and opens one in the
-// reader; BLK, which the two ticker maps give to two companies, shows both. A plan whose data
+// reader; "Segments" shows each axis's latest members linked to their filing; BLK, which the two
+// ticker maps give to two companies, shows both. A plan whose data
 // window is spent sees the refusal on the page. Every page is screenshot and checked by axe-core
 // (at 375 px too), and nothing may violate the CSP. The company page's time to its Financials
 // table is printed as a figure.
@@ -187,6 +188,36 @@ describe.runIf(hasCorpus)('research: search and the company page', { timeout: 12
     expect(await text(page, '.research-match')).toMatch(/Match confidence \d+%/);
     expect(await text(page, '.research-reason')).toMatch(/disagree/);
     await checkPage(page, 'research-09-search-blk');
+  });
+
+  it('shows revenue by segment: each axis\'s latest members, their share, each figure linked to its filing', async () => {
+    const answer = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': org.key },
+      body: JSON.stringify({ query: `{ segments(cik: "${apple}") { axes { axis periods { periodEnd members { member revenue inBreakdown fact { accessionNumber } } } } } }` }),
+    });
+    const { axes } = ((await answer.json()) as { data: { segments: { axes: { axis: string; periods: { periodEnd: string; members: { member: string; revenue: string; inBreakdown: boolean; fact: { accessionNumber: string } }[] }[] }[] } } }).data.segments;
+    expect(axes.length).toBeGreaterThan(0);
+    const page = await signedIn();
+    await page.goto(dashboard(`/companies/${apple}`));
+    await waitForHeading(page, 'Apple Inc.');
+    await (await byName(page, 'Segments', 'tab')).click();
+    await page.waitForFunction(() => new URLSearchParams(location.search).get('tab') === 'segments');
+    await page.waitForSelector('table.segments-table', { visible: true });
+    const rendered = await page.$$eval('section.segment-axis', (sections) =>
+      sections.map((section) => ({
+        heading: section.querySelector('h3')?.textContent ?? '',
+        rows: [...section.querySelectorAll('tbody tr')].map((tr) => ({ member: tr.querySelector('th')?.textContent ?? '', revenue: tr.querySelector('td a')?.textContent ?? '', href: tr.querySelector('td a')?.getAttribute('href') ?? '' })),
+      })),
+    );
+    expect(rendered).toHaveLength(axes.length);
+    for (const [i, axis] of axes.entries()) {
+      const latest = [...axis.periods].sort((a, b) => b.periodEnd.localeCompare(a.periodEnd))[0]!;
+      const members = latest.members.filter((m) => m.inBreakdown);
+      expect(rendered[i]!.heading).toContain(axis.axis);
+      expect(rendered[i]!.rows).toEqual(members.map((m) => ({ member: m.member, revenue: BigInt(m.revenue.split('.')[0]!).toLocaleString('en-US') + (m.revenue.includes('.') ? `.${m.revenue.split('.')[1]}` : ''), href: `/dashboard/filings/${m.fact.accessionNumber}` })));
+    }
+    await checkPage(page, 'research-13-segments');
   });
 
   it('fits 375 px: the search and the company page at a phone’s width', async () => {

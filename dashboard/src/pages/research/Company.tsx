@@ -1,7 +1,7 @@
 // A company's page (/dashboard/companies/{cik}): its profile, what the service holds of it and
 // what it does not ("Coverage"), and tabs, each a URL (?tab=): its filings, its financial
-// statements, its 8-K events, and insider transactions and beneficial owners. Every figure
-// links to the filing it was read from, opened in the reader.
+// statements, its revenue by segment, its 8-K events, and insider transactions and beneficial
+// owners. Every figure links to the filing it was read from, opened in the reader.
 import { useRef, type KeyboardEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
@@ -10,6 +10,7 @@ import { graphql } from '../../gql';
 import { CompanyEvents } from './CompanyEvents.tsx';
 import { CompanyFilings } from './CompanyFilings.tsx';
 import { CompanyInsiders } from './CompanyInsiders.tsx';
+import { CompanySegments } from './CompanySegments.tsx';
 import { Financials } from './Financials.tsx';
 import { companyPath, countByFamily, monthDay, plural } from './research.ts';
 
@@ -74,6 +75,7 @@ const CompanyStockQuery = graphql(`
 export const tabs = [
   { key: 'filings', label: 'Filings' },
   { key: 'financials', label: 'Financials' },
+  { key: 'segments', label: 'Segments' },
   { key: 'events', label: 'Events' },
   { key: 'insiders', label: 'Insiders and ownership' },
 ] as const;
@@ -213,6 +215,7 @@ export function CompanyPage() {
       <div className="research-tabpanel" role="tabpanel" id="company-tabpanel" aria-labelledby={`company-tab-${tab}`}>
         {tab === 'filings' ? <CompanyFilings cik={entity.cik} forms={entity.filingCounts.map((c) => c.form)} /> : null}
         {tab === 'financials' ? <Financials cik={entity.cik} /> : null}
+        {tab === 'segments' ? <CompanySegments cik={entity.cik} /> : null}
         {tab === 'events' ? <CompanyEvents cik={entity.cik} /> : null}
         {tab === 'insiders' ? <CompanyInsiders cik={entity.cik} /> : null}
       </div>
