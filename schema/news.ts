@@ -27,7 +27,7 @@ const NewsStory = builder.prismaObject('Filing', {
     cik: t.exposeString('cik'),
     companyName: t.string({ resolve: (f) => f.entity.name }),
     headline: t.string({ resolve: (f) => headlineOf(f) }),
-    lead: t.string({ nullable: true, description: 'The first paragraph of the first reported item\'s text, at most 600 characters', resolve: (f) => leadOf(f).text }),
+    lead: t.string({ nullable: true, description: 'The first sentence-bearing paragraph of the first reported item\'s own text, at most 600 characters', resolve: (f) => leadOf(f).text }),
     leadItem: t.string({ nullable: true, description: 'The 8-K item the lead comes from', resolve: (f) => leadOf(f).item }),
     leadNullReason: t.field({ type: LeadNullReason, nullable: true, resolve: (f) => leadOf(f).nullReason }),
     items: t.field({ type: [NewsItem], resolve: (f) => f.items.map((item) => ({ item, title: itemTitle(item) })) }),
