@@ -7,7 +7,7 @@ import { factKey } from '../load/facts.ts';
 import type { BulkSession } from './connection.ts';
 import { copyField } from './copyText.ts';
 import { recordBulkEvents } from './events.ts';
-import type { LoadedMember, PreparedMember } from './member.ts';
+import type { LoadContext, LoadedMember, PreparedMember } from './member.ts';
 import { factColumnList, factColumns } from './staging.ts';
 
 const source = 'companyfacts';
@@ -32,7 +32,7 @@ export function prepareCompanyFacts(text: string): PreparedMember {
   return {
     cik: parsed.cik,
     rowCount: parsed.facts.length,
-    load: (session) => loadCompanyFacts(session, parsed.entityName, parsed.concepts, facts),
+    load: (session, context) => loadCompanyFacts(session, context, parsed.entityName, parsed.concepts, facts),
   };
 }
 
@@ -70,9 +70,10 @@ interface StagedFacts {
  * The company's facts into "Fact". A company the database holds no fact of (every company, the
  * first time) has its rows copied straight in: a factKey digests the CIK, so none can conflict.
  * Otherwise they go through the staging table and ON CONFLICT DO NOTHING keeps the ones held.
+ * On a first load there is no index by company to ask, and no need: none is held.
  */
-async function insertFacts(session: BulkSession, facts: StagedFacts): Promise<{ cik: string; accessions: string[]; n: number }[]> {
-  const [held] = await session.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM "Fact" WHERE "cik" = $1) AS "any"`, [facts.cik]);
+async function insertFacts(session: BulkSession, context: LoadContext, facts: StagedFacts): Promise<{ cik: string; accessions: string[]; n: number }[]> {
+  const held = context.firstFactLoad ? undefined : (await session.query<{ any: boolean }>(`SELECT EXISTS (SELECT 1 FROM "Fact" WHERE "cik" = $1) AS "any"`, [facts.cik]))[0];
   if (!held?.any) {
     await session.copyIn('"Fact"', factColumns, facts.rows);
     return facts.count ? [{ cik: facts.cik, accessions: facts.accessions, n: facts.count }] : [];
@@ -87,7 +88,7 @@ async function insertFacts(session: BulkSession, facts: StagedFacts): Promise<{ 
   );
 }
 
-async function loadCompanyFacts(session: BulkSession, entityName: string, concepts: ConceptRecord[], facts: StagedFacts): Promise<LoadedMember> {
+async function loadCompanyFacts(session: BulkSession, context: LoadContext, entityName: string, concepts: ConceptRecord[], facts: StagedFacts): Promise<LoadedMember> {
   // as upsertEntity: the companyfacts name is the entity's name from now on
   await session.query(
     `INSERT INTO "Entity" ("cik", "name", "updatedAt") VALUES ($1, $2, now())
@@ -101,7 +102,7 @@ async function loadCompanyFacts(session: BulkSession, entityName: string, concep
      ) SELECT count(*)::int AS n FROM written`,
     [concepts.map((c) => c.taxonomy), concepts.map((c) => c.tag), concepts.map((c) => c.label), concepts.map((c) => c.description)],
   );
-  const added = await insertFacts(session, facts);
+  const added = await insertFacts(session, context, facts);
   const factsWritten = added.reduce((sum, a) => sum + a.n, 0);
   const records = Number(conceptsWritten?.n ?? 0) + factsWritten;
   const events = await recordBulkEvents(session, added.map((a) => ({ type: 'facts.added', payload: { cik: a.cik, accessionNumbers: a.accessions, source } })));

@@ -20,9 +20,18 @@ export interface LoadedMember {
   derived: PendingDerived;
 }
 
+/** What the run knows that a member's load may rely on. */
+export interface LoadContext {
+  /**
+   * "Fact" was empty when the run began and is written without its secondary indexes: no
+   * company's facts are held but those of this run's own members, one member per company.
+   */
+  firstFactLoad: boolean;
+}
+
 export interface PreparedMember {
   cik: string | null;
   /** rows parsed (facts, or filings) */
   rowCount: number;
-  load(session: BulkSession): Promise<LoadedMember>;
+  load(session: BulkSession, context: LoadContext): Promise<LoadedMember>;
 }

@@ -2,7 +2,7 @@
 // rows per second, time left); otherwise a plain line every five seconds, for logs.
 
 export interface BulkProgressState {
-  phase: 'load' | 'derived';
+  phase: 'load' | 'indexes' | 'derived';
   filesDone: number;
   files: number;
   bytesDone: number;
@@ -21,7 +21,7 @@ export function bulkProgress(write: (text: string) => void, terminal: boolean, s
     const seconds = (performance.now() - started) / 1000;
     const rate = seconds > 0 ? state.rows / seconds : 0;
     const byteRate = seconds > 0 ? state.bytesDone / seconds : 0;
-    const left = state.phase === 'derived' ? 'building derived data' : byteRate > 0 ? `${formatDuration((state.bytes - state.bytesDone) / byteRate)} left` : 'time left unknown';
+    const left = state.phase === 'derived' ? 'building derived data' : state.phase === 'indexes' ? 'building indexes' : byteRate > 0 ? `${formatDuration((state.bytes - state.bytesDone) / byteRate)} left` : 'time left unknown';
     return `bulk ingest: ${state.filesDone}/${state.files} files, ${state.rows.toLocaleString('en-US')} rows, ${Math.round(rate).toLocaleString('en-US')} rows/s, ${left}`;
   };
   const timer = setInterval(() => write(terminal ? `\r${line()}\x1b[K` : `${line()}\n`), terminal ? 1000 : 5000);

@@ -21,6 +21,7 @@ import { archiveName, bulkKinds, memberKey, type BulkKind } from './keys.ts';
 import type { PreparedMember } from './member.ts';
 import type { BulkProgress } from './progress.ts';
 import { createStagingTables } from './staging.ts';
+import { deferFactIndexesIfEmpty, restoreFactIndexes } from './factIndexes.ts';
 import { runRowWriter } from '../runRow.ts';
 import { prepareSubmissions } from './submissions.ts';
 
@@ -38,6 +39,8 @@ export interface BulkSummary {
   factRows: number;
   filingRows: number;
   loadSeconds: number;
+  /** of which building the indexes a first load deferred (0 when none was) */
+  indexSeconds: number;
   /** of which reading, parsing and writing each archive's members */
   archiveSeconds: Record<BulkKind, number>;
   derived: DerivedSummary;
@@ -63,7 +66,7 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
   if (!present.length) throw new Error(`no ${bulkKinds.map(archiveName).join(' or ')} in ${base}`);
 
   const run = await prisma.ingestRun.create({ data: { id: newId('run'), source: `bulk ${base}` } });
-  const summary: BulkSummary = { runId: run.id, folder: base, read: 0, written: 0, skipped: 0, failed: 0, records: 0, factRows: 0, filingRows: 0, loadSeconds: 0, archiveSeconds: { submissions: 0, companyfacts: 0 }, derived: { companies: 0, facts: 0, seconds: 0 }, seconds: 0 };
+  const summary: BulkSummary = { runId: run.id, folder: base, read: 0, written: 0, skipped: 0, failed: 0, records: 0, factRows: 0, filingRows: 0, loadSeconds: 0, indexSeconds: 0, archiveSeconds: { submissions: 0, companyfacts: 0 }, derived: { companies: 0, facts: 0, seconds: 0 }, seconds: 0 };
   const archives: { kind: BulkKind; archive: Archive }[] = [];
   const runRow = runRowWriter(prisma, run.id);
   let total = 0;
@@ -75,6 +78,9 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
     progress?.update({ files: members.length, bytes: members.reduce((sum, m) => sum + m.size, 0) });
     total = members.length;
     await createStagingTables(connection);
+    // indexes a killed first load left unbuilt are built before anything is written by company
+    await restoreFactIndexes(connection);
+    const context = { firstFactLoad: present.includes('companyfacts') && (await deferFactIndexesIfEmpty(connection)) };
     const previous = await previousItems(prisma);
 
     let bytesDone = 0;
@@ -89,7 +95,7 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
       } else {
         try {
           const loaded = await connection.transaction(async (session) => {
-            const result = await item.member.load(session);
+            const result = await item.member.load(session, context);
             await markItem(session, { sourceKey: item.key, kind: item.kind, sha256: item.sha256, status: result.derived ? loadedStatus : 'ingested', records: result.records, runId: run.id });
             return result;
           });
@@ -110,6 +116,12 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
       lastDone = performance.now();
       progress?.update({ filesDone: summary.read, bytesDone, rows: summary.factRows + summary.filingRows });
       await runRow.progress(counts());
+    }
+    if (context.firstFactLoad) {
+      progress?.update({ phase: 'indexes' });
+      const indexStarted = performance.now();
+      await restoreFactIndexes(connection);
+      summary.indexSeconds = (performance.now() - indexStarted) / 1000;
     }
     summary.loadSeconds = (performance.now() - started) / 1000;
 
@@ -205,6 +217,6 @@ export function bulkSummaryLine(s: BulkSummary): string {
   const rate = s.archiveSeconds.companyfacts > 0 ? Math.round(s.factRows / s.archiveSeconds.companyfacts) : 0;
   return (
     `bulk ingest ${s.runId}: read ${s.read}, written ${s.written}, skipped ${s.skipped}, failed ${s.failed} (${s.records} records: ${s.factRows} facts, ${s.filingRows} filings) ` +
-    `loaded in ${s.loadSeconds.toFixed(1)} s (companyfacts ${s.archiveSeconds.companyfacts.toFixed(1)} s: ${rate} facts/s), derived data of ${s.derived.companies} companies in ${s.derived.seconds.toFixed(1)} s, ${s.seconds.toFixed(1)} s in all from ${s.folder}`
+    `loaded in ${s.loadSeconds.toFixed(1)} s (indexes ${s.indexSeconds.toFixed(1)} s, companyfacts ${s.archiveSeconds.companyfacts.toFixed(1)} s: ${rate} facts/s), derived data of ${s.derived.companies} companies in ${s.derived.seconds.toFixed(1)} s, ${s.seconds.toFixed(1)} s in all from ${s.folder}`
   );
 }

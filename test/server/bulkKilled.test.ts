@@ -20,7 +20,12 @@ async function snapshot(url: string) {
   const counts = await tableCounts(url);
   const items = await query(url, `SELECT "sourceKey", "kind", "status", "sha256", "records" FROM "IngestItem" ORDER BY "sourceKey"`);
   const [digest] = await query<{ facts: string }>(url, `SELECT md5(string_agg("factKey" || '=' || "value" || '@' || "accessionNumber", ',' ORDER BY "factKey")) AS facts FROM "Fact"`);
-  return { counts, items, digest };
+  return { counts, items, digest, indexes: await factIndexes(url) };
+}
+
+/** "Fact"'s indexes as the database defines them: a first load builds its secondary ones after the rows. */
+async function factIndexes(url: string) {
+  return (await query<{ indexdef: string }>(url, `SELECT indexdef FROM pg_indexes WHERE tablename = 'Fact' ORDER BY indexname`)).map((r) => r.indexdef);
 }
 
 describe.runIf(hasCorpus)('kill -9 during a bulk ingest, then the bulk ingest again', { timeout: 300_000 }, () => {
@@ -56,6 +61,9 @@ describe.runIf(hasCorpus)('kill -9 during a bulk ingest, then the bulk ingest ag
     expect(cut!.finished, 'the run was cut short').toBeNull();
     const kept = Number(cut!.items);
     expect(kept).toBeLessThan(members);
+    const cutIndexes = await factIndexes(killed.url!);
+    expect(cutIndexes, 'the cut first load had deferred the by-company indexes').toHaveLength(expected.indexes.length - 2);
+    expect(cutIndexes.join('\n')).not.toMatch(/"Fact_cik_tag_idx"/);
 
     const again = await runCli(killed.url!, 'ingest', '--bulk', work);
     expect(again.at(-1)).toMatch(new RegExp(`read ${members}, written ${members - kept}, skipped ${kept}, failed 0`));
@@ -63,6 +71,8 @@ describe.runIf(hasCorpus)('kill -9 during a bulk ingest, then the bulk ingest ag
     expect(after.counts).toEqual(expected.counts);
     expect(after.items).toEqual(expected.items);
     expect(after.digest).toEqual(expected.digest);
+    expect(after.indexes).toEqual(expected.indexes);
+    expect(expected.indexes.join('\n')).toMatch(/"Fact_cik_tag_idx" ON public."Fact" USING btree \(cik, tag\)/);
     expect(expected.counts.Fact).toBeGreaterThan(40_000);
     expect(expected.counts.StatementPeriod).toBeGreaterThan(0);
   });
