@@ -9,10 +9,11 @@ import pg from 'pg';
 
 pg.types.setTypeParser(1082, (day: string) => day); // DATE as YYYY-MM-DD, as the service answers
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+// a ticker names a company in the ticker maps or in its own submissions, as the service resolves it
+const company = `cik IN (SELECT cik FROM "Ticker" WHERE ticker = $1 UNION SELECT cik FROM "Entity" WHERE tickers @> ARRAY[$1::text])`;
 const factsSql = `SELECT value, unit, "periodStart", "periodEnd", fy, fp, form, frame, "accessionNumber", "filedAt"
-  FROM "Fact" WHERE cik IN (SELECT cik FROM "Ticker" WHERE ticker = $1) AND tag = $2 AND form = $3 AND NOT "hasDimensions"
+  FROM "Fact" WHERE ${company} AND tag = $2 AND form = $3 AND NOT "hasDimensions"
   ORDER BY "periodEnd" DESC, "filedAt" DESC, "accessionNumber" DESC LIMIT $4`;
-const company = `cik IN (SELECT cik FROM "Ticker" WHERE ticker = $1)`;
 const statementsSql = `SELECT body FROM "StatementPeriod" WHERE ${company} AND basis = $2 AND "asReported" = 'latest' ORDER BY "periodEnd" DESC LIMIT $3`;
 const segmentsSql = `SELECT axis, kind, body FROM "SegmentPeriod" WHERE ${company} ORDER BY "axisOrder", "periodEnd" DESC`;
 const filingsSql = `SELECT "accessionNumber", form, "filedAt", "acceptedAt", "reportDate", items, "primaryDocument", "primaryDocDescription", size, "isXbrl", "isInlineXbrl"

@@ -6,8 +6,8 @@
 //
 // Synthetic companies live in a range the SEC has not assigned: CIKs from 9000000000 upward.
 // Copy k (1..factor-1) of the j-th real company (0-based, in CIK order over both archives, U of
-// them) is CIK 9000000000 + (k - 1)·U + j. Its names carry "(synthetic copy k)", its tickers
-// ".Sk" (AAPL.S1). Values, periods, forms and dates are the real ones, as text, untouched.
+// them) is CIK 9000000000 + (k - 1)·U + j. Its names carry "(synthetic copy k)", its tickers the
+// class-share suffix "-k" (AAPL-1), which reads by ticker resolve like any other. Values, periods, forms and dates are the real ones, as text, untouched.
 // Accession numbers are unique across EDGAR (Filing rows are keyed by them), so a copy cites
 // accessions of its own: the filer prefix (the first 10 digits) becomes 9000000000 + p·1000 + (k - 1),
 // p numbering the real prefixes in the order first met; the year and sequence stay.
@@ -118,7 +118,7 @@ function syntheticCopy(f: RealFile, text: string, cik: string, k: number, access
     out = out.replace(new RegExp(`"entityName"(\\s*):(\\s*)${stringPattern}`), (_m, a: string, b: string, name: string) => `"entityName"${a}:${b}${JSON.stringify(mark(JSON.parse(`"${name}"`)))}`);
   } else {
     out = out.replace(new RegExp(`"name"(\\s*):(\\s*)${stringPattern}`), (_m, a: string, b: string, name: string) => `"name"${a}:${b}${JSON.stringify(mark(JSON.parse(`"${name}"`)))}`);
-    out = out.replace(/"tickers"(\s*):(\s*)\[([^\]]*)\]/, (_m, a: string, b: string, list: string) => `"tickers"${a}:${b}[${list.replace(/"([^"]+)"/g, (_t, ticker: string) => `"${ticker}.S${k}"`)}]`);
+    out = out.replace(/"tickers"(\s*):(\s*)\[([^\]]*)\]/, (_m, a: string, b: string, list: string) => `"tickers"${a}:${b}[${list.replace(/"([^"]+)"/g, (_t, ticker: string) => `"${ticker}-${k}"`)}]`);
     out = out.replace(/CIK\d{10}-submissions-(\d+)\.json/g, (_m, page: string) => `CIK${cik}-submissions-${page}.json`);
   }
   out = out.replace(accessionPattern, (_m, prefix: string, year: string, sequence: string) => `"${accessions.synthetic(prefix, k)}-${year}-${sequence}"`);

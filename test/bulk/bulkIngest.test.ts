@@ -101,7 +101,7 @@ describe.runIf(hasCorpus)('bulk ingest of the nightly archives', { timeout: 180_
     const [realStatements, syntheticStatements] = await Promise.all([get(bulk, bulkKey, '/v1/statements/all?cik=320193&limit=8'), get(bulk, bulkKey, `/v1/statements/all?cik=${copy}&limit=8`)]);
     expect(lines(syntheticStatements.body)).toEqual(lines(realStatements.body));
     const entity = await bulk.service.services.prisma.entity.findUniqueOrThrow({ where: { cik: copy } });
-    expect(entity).toMatchObject({ name: 'Apple Inc. (synthetic copy 1)', tickers: ['AAPL.S1'] });
+    expect(entity).toMatchObject({ name: 'Apple Inc. (synthetic copy 1)', tickers: ['AAPL-1'] });
   });
 
   it('records facts.added for the new facts, as the item ingest does, so monitors see them', async () => {
