@@ -8,6 +8,8 @@
 // graphql-js's words, which clients and toApiError read.
 import { execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { inSpan } from '../core/tracing.ts';
+import { operationRoots } from '../core/rootFields.ts';
 
 type Compiled = CompiledQuery['query'];
 
@@ -45,8 +47,17 @@ function compile(schema: GraphQLSchema, document: DocumentNode, operationName: s
   }
 }
 
-/** graphql-js's `execute`, compiled: the same arguments, the same result. */
+/** graphql-js's `execute`, compiled: the same arguments, the same result; the executor's span of a traced request. */
 export function executeCompiled(args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
+  const operation = () => operationRoots(args.document, args.operationName)?.operation;
+  return inSpan(
+    () => `execute ${operation()?.name?.value ?? 'anonymous'}`,
+    () => ({ 'graphql.operation.name': operation()?.name?.value ?? '', 'graphql.operation.type': operation()?.operation ?? '' }),
+    () => executeOnce(args),
+  );
+}
+
+function executeOnce(args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
   const { schema, document, operationName } = args;
   const entry = entryOf(schema, document, operationName);
   if (entry.compiled === undefined && ++entry.runs >= compileAtRun) entry.compiled = compile(schema, document, operationName);

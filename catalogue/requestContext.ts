@@ -1,15 +1,19 @@
-// Per-request identity (SPEC 7): every response carries Request-Id and traceparent (a valid
-// incoming W3C traceparent is echoed), and every request is logged once, without its query string.
+// Per-request identity (SPEC 7): every response carries Request-Id and traceparent, and every
+// request is logged once, without its query string. A traced request's traceparent names its door
+// span (a valid incoming W3C traceparent is its parent, so the trace id is the caller's); its
+// record keeps its spans (core/requestSpans.ts).
 import type { NextFunction, Request, Response } from 'express';
+import { context, ROOT_CONTEXT, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { newId, randomHex } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
+import { recordedTrace, RequestSpans, withRequestSpans } from '../core/requestSpans.ts';
+import { parseTraceparent, SpanKind, traceparentOf, withTracer, type Span, type Tracer } from '../core/tracing.ts';
 import type { Principal } from '../resolvers/principal.ts';
 import type { RequestLog } from '../resolvers/requestLog.ts';
 
-const traceparentShape = /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
-
 export function traceparentFor(incoming: string | undefined): string {
-  if (incoming && traceparentShape.test(incoming)) return incoming;
+  if (parseTraceparent(incoming)) return incoming!;
   return `00-${randomHex(16)}-${randomHex(8)}-01`;
 }
 
@@ -41,19 +45,62 @@ function doorOf(path: string): 'rest' | 'graphql' | 'mcp' | null {
   return null;
 }
 
-export function requestContext(logger: Logger, requestLog: RequestLog) {
+type Door = NonNullable<ReturnType<typeof doorOf>>;
+
+interface TracedRequest {
+  door: Door;
+  span: Span;
+  spans: RequestSpans;
+  context: ReturnType<typeof context.active>;
+}
+
+/** The request's door span, child of a valid incoming traceparent; what runs under its context nests in it. */
+function startRequestSpan(tracer: Tracer, door: Door, method: string, path: string, requestId: string, incoming: string | undefined): TracedRequest {
+  const remote = parseTraceparent(incoming);
+  const parent = remote ? trace.setSpanContext(ROOT_CONTEXT, { ...remote, isRemote: true }) : ROOT_CONTEXT;
+  const spans = new RequestSpans();
+  const span = tracer.startSpan(
+    `${door} ${method}`,
+    { kind: SpanKind.SERVER, attributes: { 'ids.door': door, 'ids.request_id': requestId, 'http.request.method': method, 'url.path': path.slice(0, 500) } },
+    withRequestSpans(withTracer(parent, tracer), spans),
+  );
+  return { door, span, spans, context: withRequestSpans(withTracer(trace.setSpan(parent, span), tracer), spans) };
+}
+
+/** Ends the door span with what the answer was, and gives the request's finished spans. */
+function endRequestSpan(traced: TracedRequest, status: number, found: RequestLocals) {
+  const { span } = traced;
+  // named by what ran (a route, a GraphQL operation, an MCP tool), known only once it ran
+  if (found.operation) span.updateName(`${traced.door} ${found.operation}`);
+  span.setAttributes({
+    'http.response.status_code': status,
+    ...(found.operation ? { 'ids.operation': found.operation } : {}),
+    ...(found.orgId ? { 'ids.org_id': found.orgId } : {}),
+    ...(found.errorCode ? { 'ids.error_code': found.errorCode } : {}),
+  });
+  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+  return recordedTrace(span as unknown as ReadableSpan, traced.spans);
+}
+
+/** `tracer`: null when tracing is off; only requests to the three doors are traced. */
+export function requestContext(logger: Logger, requestLog: RequestLog, tracer: Tracer | null = null) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const requestId = newId('req');
-    const traceparent = traceparentFor(req.get('traceparent'));
     // read now: a router mounted on a path (/graphql) rewrites req.path while it answers
     const { path, method } = req;
     const door = doorOf(path);
+    const incoming = req.get('traceparent');
+    const traced = tracer && door ? startRequestSpan(tracer, door, method, path, requestId, incoming) : null;
+    const traceparent = traced ? traceparentOf(traced.span) : traceparentFor(incoming);
     Object.assign(res.locals, { requestId, traceparent });
     res.set({ 'Request-Id': requestId, traceparent });
     res.on('finish', () => {
       const ms = Number((process.hrtime.bigint() - started) / 1000n) / 1000;
-      const { orgId, apiKeyId, operation, errorCode } = locals(res);
+      const found = locals(res);
+      const { orgId, apiKeyId, operation, errorCode } = found;
+      const spans = traced ? endRequestSpan(traced, res.statusCode, found) : null;
       if (door) {
         const meterClass = res.getHeader('service-meter-class');
         const cost = Number(res.getHeader('service-token-count') ?? (meterClass ? 1 : NaN));
@@ -71,6 +118,7 @@ export function requestContext(logger: Logger, requestLog: RequestLog) {
           cost: Number.isFinite(cost) ? cost : null,
           durationMs: ms,
           createdAt: new Date(),
+          spans,
         });
       }
       logger.info(
@@ -86,6 +134,22 @@ export function requestContext(logger: Logger, requestLog: RequestLog) {
         'request',
       );
     });
-    next();
+    if (!traced) return next();
+    tracedContexts.set(req, traced.context);
+    context.with(traced.context, next);
   };
+}
+
+/** The traced context of each request in flight, for resumeTracedContext. */
+const tracedContexts = new WeakMap<object, Context>();
+
+/**
+ * Put after a body parser: a body is read in the request stream's callbacks, which run outside
+ * the request's context, so what follows the parser enters it again. (Binding the request and
+ * response emitters to the context instead would wrap every listener of every request.)
+ */
+export function resumeTracedContext(req: Request, _res: Response, next: NextFunction): void {
+  const traced = tracedContexts.get(req);
+  if (traced) context.with(traced, next);
+  else next();
 }

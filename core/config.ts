@@ -96,6 +96,12 @@ export interface Config {
   };
   /** IDS_REQUEST_RECORDS: record every request for diagnostics (on; `off` to measure what it costs) */
   recordRequests: boolean;
+  tracing: {
+    /** IDS_TRACING: trace every request (on; `off` to measure what tracing costs) */
+    enabled: boolean;
+    /** OTEL_EXPORTER_OTLP_ENDPOINT: an OTLP/HTTP collector that also receives every span (its /v1/traces) */
+    otlpEndpoint?: string;
+  };
   /**
    * IDS_ANALYTICS_THREADS: worker threads that run the numerical part of portfolio analytics off the
    * event loop (resolvers/analytics/pool.ts); one fewer than the cores by default, at least 1. `0`
@@ -182,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretKey: env.IDS_WEBHOOK_SECRET_KEY || undefined,
     },
     recordRequests: env.IDS_REQUEST_RECORDS !== 'off',
+    tracing: { enabled: env.IDS_TRACING !== 'off', otlpEndpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim().replace(/\/$/, '') || undefined },
     // one core stays with the event loop (requests, the embedded database)
     analyticsThreads: nonNegativeInteger(env, 'IDS_ANALYTICS_THREADS', Math.max(1, availableParallelism() - 1)),
     createDemoOrg: env.IDS_DEMO_ORG !== 'off',

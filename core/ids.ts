@@ -35,7 +35,7 @@ export function randomHex(bytes: number): string {
   return pool.toString('hex', taken, (taken += bytes));
 }
 
-export type IdPrefix = 'org' | 'key' | 'usr' | 'evt' | 'err' | 'req' | 'run' | 'we' | 'del' | 'ss' | 'ctx' | 'mon' | 'eml' | 'art' | 'ses' | 'ach' | 'inv' | 'aud';
+export type IdPrefix = 'org' | 'key' | 'usr' | 'evt' | 'err' | 'req' | 'run' | 'we' | 'del' | 'ss' | 'ctx' | 'mon' | 'eml' | 'art' | 'ses' | 'ach' | 'inv' | 'aud' | 'stg';
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomBase62(24)}`;

@@ -5,6 +5,9 @@ import type { Logger } from './logger.ts';
 
 export type { Redis };
 
+/** what a span of one of our Redis calls says about it (core/tracing.ts); never a key, an argument or a value */
+export const redisSpanAttributes = { 'db.system.name': 'redis' } as const;
+
 // Long enough that a Redis busy with several instances' traffic on a loaded machine is still
 // answered (at 40 ms the limiter fell back to per-instance windows under CI's own load, and two
 // instances admitted more than the limit together); short enough that a partition costs one

@@ -13,6 +13,7 @@ export type ItemKind =
   | 'current_report'
   | 'offering'
   | 'proxy'
+  | 'fund_report'
   | 'form_d'
   | 'form_144'
   | 'form_c'
@@ -70,6 +71,7 @@ export const loadOrder: ItemKind[] = [
   'current_report',
   'offering',
   'proxy',
+  'fund_report',
   'archive_document',
   'form_d',
   'form_144',
@@ -107,5 +109,6 @@ export function documentKindOfForm(form: string | null | undefined): ItemKind {
   if (/^8-K/.test(form)) return 'current_report';
   if (/^(S-1|S-3|F-1|F-3|424B|POS AM)/.test(form)) return 'offering';
   if (/^DEF 14A/.test(form)) return 'proxy';
+  if (/^N-CSRS?(\/A)?$/.test(form)) return 'fund_report';
   return 'unknown';
 }

@@ -3,6 +3,7 @@ import type { ItemKind } from './classify.ts';
 import type { Handler } from './handlers.ts';
 import { currentReportHandler, offeringHandler, periodicReportHandler, proxyHandler } from './kinds/documents.ts';
 import { formHandler } from './kinds/forms.ts';
+import { fundReportHandler } from './kinds/fundReports.ts';
 import { factorReturnsHandler, macroSeriesHandler, marketPricesHandler } from './kinds/market.ts';
 import { edgarIndexHandler, submissionsHandler, tickersExchangeHandler, tickersHandler } from './kinds/reference.ts';
 import { companyFactsHandler, xbrlInstanceHandler } from './kinds/xbrl.ts';
@@ -27,6 +28,7 @@ export const handlers: Partial<Record<ItemKind, Handler<unknown>>> = {
   current_report: currentReportHandler,
   offering: offeringHandler,
   proxy: proxyHandler,
+  fund_report: fundReportHandler,
   form_d: formHandler(parseFormD),
   form_144: formHandler(parseForm144),
   form_c: formHandler(parseFormC),

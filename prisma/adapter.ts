@@ -6,6 +6,7 @@ import type { IsolationLevel, SqlDriverAdapter, SqlMigrationAwareDriverAdapterFa
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 
 import type { DatabaseTarget } from '../core/config.ts';
+import { inSpan, SpanKind } from '../core/tracing.ts';
 import type { RawConnection } from './rawConnection.ts';
 import { prepareDataDir } from './pgliteTemplate.ts';
 
@@ -23,9 +24,9 @@ export type { RawConnection };
 /** Told every SQL statement sent to the database through Prisma, transaction control (BEGIN, COMMIT) included. */
 export type StatementListener = (sql: string) => void;
 
-/** `onStatement`: the adapter is wrapped to tell it each statement; without it, nothing is wrapped. */
+/** The adapter is wrapped so that each statement is a span of the traced request that sent it, and told to `onStatement`. */
 export async function openAdapter(target: DatabaseTarget, onStatement?: StatementListener): Promise<OpenedAdapter> {
-  const watched = (factory: SqlMigrationAwareDriverAdapterFactory) => (onStatement ? tellingStatements(factory, onStatement) : factory);
+  const watched = (factory: SqlMigrationAwareDriverAdapterFactory) => watchingStatements(factory, onStatement);
   if (target.kind === 'postgres') {
     const factory = new PrismaPg({ connectionString: target.url });
     return { factory: watched(factory), raw: { kind: 'postgres', url: target.url }, close: async () => {} };
@@ -35,12 +36,31 @@ export async function openAdapter(target: DatabaseTarget, onStatement?: Statemen
   return { factory: watched(new PrismaPGlite(pglite)), raw: { kind: 'pglite', pglite }, close: () => pglite.close() };
 }
 
+// A statement's shape for its span: literals (strings, numbers) become ?, so that no value a
+// caller sent, nor a secret written inline, reaches a trace; the parameters ($1…) are never read.
+// Prisma names every column with its schema: in every span of every request, that is only bulk.
+const stringLiteral = /'(?:[^']|'')*'/g;
+const numberLiteral = /(?<![$\w"])-?\d+(?:\.\d+)?\b/g;
+const maxShape = 2000;
+
+function statementShape(sql: string): string {
+  return sql.replaceAll('"public".', '').replace(stringLiteral, '?').replace(numberLiteral, '?').slice(0, maxShape);
+}
+
+/** `SELECT Organization`: the statement's verb and the first table it names. */
+function statementName(sql: string): string {
+  const verb = /^\s*(\w+)/.exec(sql)?.[1]?.toUpperCase() ?? 'SQL';
+  const table = /\b(?:FROM|INTO|UPDATE)\s+(?:"?\w+"?\.)?"?(\w+)"?/i.exec(sql)?.[1];
+  return table ? `${verb} ${table}` : verb;
+}
+
 /**
- * The same adapters, telling `listener` each statement as it is sent: what both drivers receive,
- * whichever client API (a model query, raw SQL, a transaction) sent it. A transaction's BEGIN and
- * its end are sent by the driver's own transaction object, so they are told here by name.
+ * The same adapters, each statement sent inside a span of the traced request that sent it (with
+ * its shape and its time), and told to `listener` if any: what both drivers receive, whichever
+ * client API (a model query, raw SQL, a transaction) sent it. A transaction's BEGIN and its end are
+ * sent by the driver's own transaction object, so they are told here by name.
  */
-function tellingStatements(factory: SqlMigrationAwareDriverAdapterFactory, listener: StatementListener): SqlMigrationAwareDriverAdapterFactory {
+function watchingStatements(factory: SqlMigrationAwareDriverAdapterFactory, listener: StatementListener | undefined): SqlMigrationAwareDriverAdapterFactory {
   const wrapped = <T extends object>(inner: T, own: Record<string, unknown>): T =>
     new Proxy(inner, {
       get(target, name, receiver) {
@@ -49,24 +69,28 @@ function tellingStatements(factory: SqlMigrationAwareDriverAdapterFactory, liste
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
+  const sent = <T>(sql: string, send: () => Promise<T>): Promise<T> => {
+    listener?.(sql);
+    return inSpan(() => statementName(sql), () => ({ 'db.system.name': 'postgresql', 'db.query.text': statementShape(sql) }), send, SpanKind.CLIENT);
+  };
   const told = (inner: SqlQueryable) => ({
-    queryRaw: (query: SqlQuery) => (listener(query.sql), inner.queryRaw(query)),
-    executeRaw: (query: SqlQuery) => (listener(query.sql), inner.executeRaw(query)),
+    queryRaw: (query: SqlQuery) => sent(query.sql, () => inner.queryRaw(query)),
+    executeRaw: (query: SqlQuery) => sent(query.sql, () => inner.executeRaw(query)),
   });
   const transaction = (tx: Transaction): Transaction =>
     wrapped(tx, {
       ...told(tx),
-      commit: () => (listener('COMMIT'), tx.commit()),
-      rollback: () => (listener('ROLLBACK'), tx.rollback()),
-      ...(tx.createSavepoint ? { createSavepoint: (name: string) => (listener(`SAVEPOINT ${name}`), tx.createSavepoint!(name)) } : {}),
-      ...(tx.rollbackToSavepoint ? { rollbackToSavepoint: (name: string) => (listener(`ROLLBACK TO SAVEPOINT ${name}`), tx.rollbackToSavepoint!(name)) } : {}),
-      ...(tx.releaseSavepoint ? { releaseSavepoint: (name: string) => (listener(`RELEASE SAVEPOINT ${name}`), tx.releaseSavepoint!(name)) } : {}),
+      commit: () => sent('COMMIT', () => tx.commit()),
+      rollback: () => sent('ROLLBACK', () => tx.rollback()),
+      ...(tx.createSavepoint ? { createSavepoint: (name: string) => sent(`SAVEPOINT ${name}`, () => tx.createSavepoint!(name)) } : {}),
+      ...(tx.rollbackToSavepoint ? { rollbackToSavepoint: (name: string) => sent(`ROLLBACK TO SAVEPOINT ${name}`, () => tx.rollbackToSavepoint!(name)) } : {}),
+      ...(tx.releaseSavepoint ? { releaseSavepoint: (name: string) => sent(`RELEASE SAVEPOINT ${name}`, () => tx.releaseSavepoint!(name)) } : {}),
     });
   const adapter = (inner: SqlDriverAdapter): SqlDriverAdapter =>
     wrapped(inner, {
       ...told(inner),
-      executeScript: (script: string) => (listener(script), inner.executeScript(script)),
-      startTransaction: async (isolationLevel?: IsolationLevel) => (listener('BEGIN'), transaction(await inner.startTransaction(isolationLevel))),
+      executeScript: (script: string) => sent(script, () => inner.executeScript(script)),
+      startTransaction: (isolationLevel?: IsolationLevel) => sent('BEGIN', async () => transaction(await inner.startTransaction(isolationLevel))),
     });
   return wrapped(factory, {
     connect: async () => adapter(await factory.connect()),

@@ -13,7 +13,8 @@ export const meterClasses: { key: string; description: string; failMode: FailMod
   { key: 'analytics', description: 'Portfolio, factor and macro computations', failMode: 'closed', ratePer1000CallsCents: 1000 },
   // a window of its own (SPEC 8.10): one render reads and cleans a whole document of megabytes
   { key: 'render', description: 'Filing documents rendered for reading', failMode: 'open', ratePer1000CallsCents: 500 },
-  // a capped window of its own (SPEC 8.4); the reads a question runs are charged as their own classes too
+  // capped windows of its own, a calendar month's among them on every plan (SPEC 8.4); the reads
+  // a question runs are charged as their own classes too
   { key: 'ai_query', description: 'Plain-English questions answered from held data (POST /v1/agent/query)', failMode: 'open', ratePer1000CallsCents: 1000 },
 ];
 
@@ -40,7 +41,7 @@ export const plans: {
       mcp: { minute: 20, hour: 200, day: 1000 },
       analytics: 'not_allowed',
       render: { minute: 30, hour: 300, day: 1000 },
-      ai_query: { minute: 5, day: 5 },
+      ai_query: { minute: 5, day: 5, month: 100 },
     },
   },
   {
@@ -56,7 +57,7 @@ export const plans: {
       mcp: { minute: 60, hour: 1000, day: 10000 },
       analytics: { minute: 10, hour: 100, day: 500 },
       render: { minute: 30, hour: 600, day: 3000 },
-      ai_query: { minute: 10, day: 20 },
+      ai_query: { minute: 10, day: 20, month: 500 },
     },
   },
   {
@@ -72,7 +73,7 @@ export const plans: {
       mcp: { minute: 300, hour: 10000, day: 100000 },
       analytics: { minute: 60, hour: 1000, day: 10000 },
       render: { minute: 120, hour: 3000, day: 20000 },
-      ai_query: { minute: 30, day: 70 },
+      ai_query: { minute: 30, day: 70, month: 2000 },
     },
   },
   {
@@ -88,7 +89,7 @@ export const plans: {
       mcp: { minute: 120, hour: 5000, day: 50000 },
       analytics: { minute: 30, hour: 500, day: 5000 },
       render: { minute: 60, hour: 1500, day: 10000 },
-      ai_query: { minute: 20, day: 50 },
+      ai_query: { minute: 20, day: 50, month: 1000 },
     },
   },
   {
@@ -104,12 +105,14 @@ export const plans: {
       mcp: { minute: 1000, hour: 50000, day: 500000 },
       analytics: { minute: 300, hour: 10000, day: 100000 },
       render: { minute: 600, hour: 20000, day: 200000 },
-      ai_query: { minute: 300, day: 10000 },
+      ai_query: { minute: 300, day: 10000, month: 100000 },
     },
   },
 ];
 
-const periods: QuotaPeriod[] = ['minute', 'hour', 'day'];
+const periods: QuotaPeriod[] = ['minute', 'hour', 'day', 'month'];
+/** the rows that mark a class the plan does not include (a month row would only repeat them) */
+const notAllowedPeriods: QuotaPeriod[] = ['minute', 'hour', 'day'];
 
 type QuotaRow = { planKey: string; meterClass: string; period: QuotaPeriod; limit: number; allowed: boolean };
 
@@ -120,7 +123,7 @@ function referenceRows() {
   const quotaRows: QuotaRow[] = [];
   for (const plan of plans) {
     for (const [meterClass, windows] of Object.entries(plan.quotas)) {
-      for (const period of periods) {
+      for (const period of windows === 'not_allowed' ? notAllowedPeriods : periods) {
         const limit = windows === 'not_allowed' ? 0 : windows[period];
         if (limit !== undefined) quotaRows.push({ planKey: plan.key, meterClass, period, limit, allowed: windows !== 'not_allowed' });
       }

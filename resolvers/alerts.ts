@@ -1,5 +1,5 @@
 // The organization's alerts: its own events that need a person (a monitor matched, a webhook
-// endpoint disabled, a delivery given up, a budget soft cap, a failed auto-top-up). An alert is the
+// endpoint disabled, a delivery given up, a budget soft cap, a low balance, a failed auto-top-up). An alert is the
 // event itself, so its id is the event id and it lives as long as the event (30 days); an
 // acknowledgement is a row beside it (AlertAcknowledgement), kept per organization.
 import { Prisma } from '../prisma/generated/client/client.ts';
@@ -58,6 +58,12 @@ const kinds: Record<string, AlertKind> = {
     title: (d) => `Prepaid spend for ${text(d.period)} reached the soft cap of ${dollars(d.softCapCents)}`,
     links: () => ({}),
   },
+  'billing.balance_low': {
+    // with auto-top-up on, the service refills it; without, calls stop when the credit runs out
+    severity: (d) => (d.autoTopup === true ? 'info' : 'warning'),
+    title: (d) => `Prepaid credit fell below the low-balance threshold of ${dollars(d.thresholdCents)}${d.autoTopup === true ? '; auto-top-up refills it' : '; top up to keep paying for calls'}`,
+    links: () => ({}),
+  },
   'billing.auto_topup_failed': {
     severity: () => 'critical',
     title: (d) => `Auto-top-up failed (${text(d.reason)}) and is paused until the next top-up or a change of its settings`,
@@ -70,7 +76,7 @@ export const alertTypes = Object.keys(kinds);
 
 /** How each type's severity is decided, for the contract. */
 export const severityRules =
-  '`critical`: webhook_endpoint.disabled by the service (its receiver answered 410, or it failed for 5 days) and billing.auto_topup_failed; `warning`: delivery.exhausted and billing.soft_cap_reached; `info`: monitor.matched and webhook_endpoint.disabled on request.';
+  '`critical`: webhook_endpoint.disabled by the service (its receiver answered 410, or it failed for 5 days) and billing.auto_topup_failed; `warning`: delivery.exhausted, billing.soft_cap_reached and billing.balance_low without auto-top-up; `info`: monitor.matched, webhook_endpoint.disabled on request and billing.balance_low with auto-top-up.';
 
 interface AlertRow {
   id: string;

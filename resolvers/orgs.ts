@@ -30,7 +30,7 @@ export interface EffectiveQuota {
   failMode: 'open' | 'closed';
 }
 
-const periodOrder: Record<Period, number> = { minute: 0, hour: 1, day: 2 };
+const periodOrder: Record<Period, number> = { minute: 0, hour: 1, day: 2, month: 3 };
 
 /** The organization's plan quotas, each replaced by the organization's own where it has one. */
 export async function effectiveQuotas(prisma: PrismaClient, orgId: string, meterClass?: string) {

@@ -118,7 +118,7 @@ export interface ThirteenFFiling extends Cited {
   signedAt: string | null;
 }
 
-function holdingsNullReason(r: Record13f): string | null {
+export function holdingsNullReason(r: Pick<Record13f, 'formType'> & { data: Pick<Form13fData, 'reportType'> & { holdings: unknown[] | null } }): string | null {
   if (r.data.holdings) return null;
   if (/NOTICE/i.test(r.data.reportType ?? '') || /13F-NT/i.test(r.formType)) return 'A 13F notice report lists no holdings: the other managers named in otherManagers report them.';
   return 'Only the primary document of this filing was ingested; its information table is not held.';
@@ -213,16 +213,19 @@ export interface ThirteenFReport {
   periodsAvailable: string[];
 }
 
+/** What the amendment rule reads of a 13F record: `data.holdings` null means no information table is held. */
+export type PeriodRecord = Pick<Record13f, 'id' | 'formType' | 'filedAt'> & { data: Pick<Form13fData, 'isAmendment' | 'amendmentNumber' | 'amendmentType'> & { holdings: unknown[] | null } };
+
 /** The filings whose rows make a period's holdings, by the amendment rule, and what each did. */
-function holdingsOfPeriod(records: Record13f[]): { used: { record: Record13f; role: string }[]; others: { record: Record13f; role: string }[] } {
+export function holdingsOfPeriod<R extends PeriodRecord>(records: R[]): { used: { record: R; role: string }[]; others: { record: R; role: string }[] } {
   const ordered = [...records].sort((a, b) => (isoDay(a.filedAt) ?? '').localeCompare(isoDay(b.filedAt) ?? '') || (a.data.amendmentNumber ?? 0) - (b.data.amendmentNumber ?? 0) || a.id.localeCompare(b.id));
-  const replaces = (r: Record13f) => r.data.holdings !== null && (!(r.data.isAmendment || /\/A$/.test(r.formType)) || /RESTATEMENT/i.test(r.data.amendmentType ?? ''));
+  const replaces = (r: R) => r.data.holdings !== null && (!(r.data.isAmendment || /\/A$/.test(r.formType)) || /RESTATEMENT/i.test(r.data.amendmentType ?? ''));
   let baseIndex = -1;
   ordered.forEach((r, i) => {
     if (replaces(r)) baseIndex = i;
   });
-  const used: { record: Record13f; role: string }[] = [];
-  const others: { record: Record13f; role: string }[] = [];
+  const used: { record: R; role: string }[] = [];
+  const others: { record: R; role: string }[] = [];
   ordered.forEach((r, i) => {
     if (i === baseIndex) used.push({ record: r, role: r.data.isAmendment ? 'restatement' : 'original' });
     else if (i > baseIndex && r.data.holdings && /NEW HOLDINGS/i.test(r.data.amendmentType ?? '')) used.push({ record: r, role: 'new_holdings_amendment' });
@@ -440,3 +443,95 @@ export async function beneficialOwners(
   return { issuerCik: ciks[0]!, ...slicePage('beneficial-owners', owners, args.first, args.after) };
 }
 
+
+/* 13F holders of an issuer ----------------------------------------------------------------- */
+
+export const holderMatchRule =
+  'A 13F information table names a security by CUSIP and issuer name, not by CIK. A row is the company\'s when its CUSIP\'s first six characters (the issuer number) are those of a CUSIP a Schedule 13D or 13G of the company states, or, when no such CUSIP is held, when its issuer name equals the company\'s current or a former name (compared in capitals, without punctuation or a trailing INC, CORP, CO, LTD, PLC, LLC, NV, SA or AG). ' +
+  'Each manager\'s latest period held is read, its rows chosen by the amendment rule; holders are ordered by value, largest first.';
+
+export interface InstitutionalHolder extends Cited {
+  id: string;
+  managerCik: string | null;
+  managerName: string | null;
+  period: string | null;
+  formType: string;
+  filedAt: string | null;
+  sourceField: string;
+  issuerName: string | null;
+  classTitle: string | null;
+  cusip: string | null;
+  valueUsd: number | null;
+  sharesOrPrincipalAmount: number | null;
+  sharesOrPrincipalType: string | null;
+  putCall: string | null;
+  matchedBy: 'cusip' | 'name';
+}
+
+const corporateSuffix = /(\s(INC|INCORPORATED|CORP|CORPORATION|CO|COMPANY|LTD|LIMITED|PLC|LLC|NV|SA|AG))+$/;
+/** "Apple Inc." and "APPLE INC" alike: capitals, no punctuation, no trailing corporate suffix. */
+const comparableName = (name: string) => name.toUpperCase().replace(/[^A-Z0-9]+/g, ' ').trim().replace(corporateSuffix, '');
+
+function namesOf(entity: { name: string; formerNames: unknown } | null): Set<string> {
+  const former = Array.isArray(entity?.formerNames) ? (entity.formerNames as { name?: unknown }[]).map((n) => n.name).filter((n): n is string => typeof n === 'string') : [];
+  return new Set([entity?.name, ...former].filter((n): n is string => Boolean(n)).map(comparableName).filter(Boolean));
+}
+
+/** The institutional managers whose held 13F information tables list the company's securities, largest value first. */
+export async function institutionalHolders(
+  reader: DataReader,
+  args: { ticker?: string | null; cik?: string | null; first?: number | null; after?: string | null },
+): Promise<Page<InstitutionalHolder> & { issuerCik: string; issuerCusips: string[]; matchRule: string; managersRead: number }> {
+  const ciks = await companyCiks(reader, args);
+  const [entity, schedules, periods] = await Promise.all([
+    reader.prisma.entity.findUnique({ where: { cik: ciks[0]! }, select: { name: true, formerNames: true } }),
+    reader.prisma.formRecord.findMany({ where: { family: '13DG', cik: { in: ciks }, isSample: false }, select: { data: true } }),
+    // which period is each manager's latest: read without the tables, which are large
+    reader.prisma.formRecord.findMany({ where: { family: '13F', isSample: false, periodOfReport: { not: null } }, select: { cik: true, periodOfReport: true } }),
+  ]);
+  const issuerCusips = [...new Set(schedules.map((s) => (s.data as unknown as Schedule13Data).issuer.cusip?.toUpperCase()).filter((c): c is string => Boolean(c)))].sort();
+  const issuerNumbers = new Set(issuerCusips.map((c) => c.slice(0, 6)));
+  const names = namesOf(entity);
+  const latest = new Map<string, Date>();
+  for (const p of periods) if (p.cik && (!latest.has(p.cik) || latest.get(p.cik)! < p.periodOfReport!)) latest.set(p.cik, p.periodOfReport!);
+  const records = latest.size
+    ? ((await reader.prisma.formRecord.findMany({ where: { family: '13F', isSample: false, OR: [...latest].map(([cik, period]) => ({ cik, periodOfReport: period })) }, select: select13f })) as unknown as Record13f[])
+    : [];
+  const byManager = new Map<string, Record13f[]>();
+  for (const r of records) byManager.set(r.cik!, [...(byManager.get(r.cik!) ?? []), r]);
+
+  const matchOf = (h: Form13fHolding): 'cusip' | 'name' | null => {
+    if (issuerNumbers.size) return h.cusip && issuerNumbers.has(h.cusip.toUpperCase().slice(0, 6)) ? 'cusip' : null;
+    return h.issuerName && names.has(comparableName(h.issuerName)) ? 'name' : null;
+  };
+  const found: { record: Record13f; holding: Form13fHolding; row: number; matchedBy: 'cusip' | 'name' }[] = [];
+  for (const managerRecords of byManager.values()) {
+    for (const { record } of holdingsOfPeriod(managerRecords).used) {
+      (record.data.holdings ?? []).forEach((holding, i) => {
+        const matchedBy = matchOf(holding);
+        if (matchedBy) found.push({ record, holding, row: i + 1, matchedBy });
+      });
+    }
+  }
+  const cited = await citeRecords(reader, found.map((f) => f.record));
+  const holders: InstitutionalHolder[] = found.map(({ record, holding: h, row, matchedBy }, i) => ({
+    id: `${record.id}#${row}`,
+    ...cited[i]!,
+    managerCik: record.data.manager?.cik ?? record.cik,
+    managerName: record.data.manager?.name ?? null,
+    period: record.data.reportPeriod ?? isoDay(record.periodOfReport),
+    formType: record.formType,
+    filedAt: isoDay(record.filedAt),
+    sourceField: `informationTable/infoTable[${row}]`,
+    issuerName: h.issuerName,
+    classTitle: h.classTitle,
+    cusip: h.cusip,
+    valueUsd: h.valueUsd,
+    sharesOrPrincipalAmount: h.sharesOrPrincipalAmount,
+    sharesOrPrincipalType: h.sharesOrPrincipalType,
+    putCall: h.putCall,
+    matchedBy,
+  }));
+  holders.sort((a, b) => (b.valueUsd ?? -1) - (a.valueUsd ?? -1) || a.id.localeCompare(b.id));
+  return { issuerCik: ciks[0]!, issuerCusips, matchRule: holderMatchRule, managersRead: byManager.size, ...slicePage('13f-holders', holders, args.first, args.after) };
+}

@@ -3,6 +3,7 @@
 // the request path: a request never waits for its own record.
 import type { PrismaClient } from '../prisma/db.ts';
 import type { Logger } from '../core/logger.ts';
+import type { RecordedTrace } from '../core/requestSpans.ts';
 
 export interface RequestEntry {
   id: string;
@@ -18,6 +19,8 @@ export interface RequestEntry {
   cost: number | null;
   durationMs: number;
   createdAt: Date;
+  /** the request's spans (GET /v1/traces/{request_id}); null when tracing is off */
+  spans: RecordedTrace | null;
 }
 
 const columns = [
@@ -34,6 +37,7 @@ const columns = [
   ['cost', 'int4'],
   ['durationMs', 'float8'],
   ['createdAt', 'timestamptz'],
+  ['spans', 'json'],
 ] as const satisfies ReadonlyArray<readonly [keyof RequestEntry, string]>;
 
 // A batch in one statement, as one JSON text the database takes apart: Prisma's createMany, or a

@@ -11,7 +11,7 @@ import type { DataReader } from '../derived/dataCache.ts';
 
 export const highlightStart = '<mark>';
 export const highlightStop = '</mark>';
-const headlineOptions = `StartSel=${highlightStart}, StopSel=${highlightStop}, MaxWords=35, MinWords=15, ShortWord=3, MaxFragments=2, FragmentDelimiter=" … "`;
+export const headlineOptions = `StartSel=${highlightStart}, StopSel=${highlightStop}, MaxWords=35, MinWords=15, ShortWord=3, MaxFragments=2, FragmentDelimiter=" … "`;
 /** how deep a client may page: ranking is recomputed per page, so pages are bounded */
 export const maxOffset = 1000;
 
@@ -92,15 +92,18 @@ async function snippetAnchors(reader: DataReader, q: string): Promise<string[]> 
   return [...new Set([...(words.length > 1 ? [whole] : []), ...quoted, ...prefixes])].filter((a) => a.length > 0);
 }
 
-export async function searchFilings(reader: DataReader, filter: SearchFilter, page: { first: number; after?: string | null }) {
-  const q = filter.q.trim();
+/** The search text of `q`, trimmed; 400 invalid_query_parameter when it is empty, too long or only stop words. */
+export async function searchableText(reader: DataReader, raw: string): Promise<string> {
+  const q = raw.trim();
   if (!q || q.length > 500) throw new ApiError('invalid_query_parameter', 'q must be 1 to 500 characters of search text.', { details: { parameter: 'q' } });
-  const offset = searchOffset(page.after);
-  const [[{ nodes }], anchors] = await Promise.all([
-    reader.prisma.$queryRaw<{ nodes: number }[]>`SELECT numnode(websearch_to_tsquery('english', ${q})) AS nodes`,
-    snippetAnchors(reader, q),
-  ]);
+  const [{ nodes }] = await reader.prisma.$queryRaw<{ nodes: number }[]>`SELECT numnode(websearch_to_tsquery('english', ${q})) AS nodes`;
   if (!nodes) throw new ApiError('invalid_query_parameter', 'q has no searchable words: only stop words (the, and, of …) or punctuation.', { details: { parameter: 'q' } });
+  return q;
+}
+
+export async function searchFilings(reader: DataReader, filter: SearchFilter, page: { first: number; after?: string | null }) {
+  const offset = searchOffset(page.after);
+  const [q, anchors] = await Promise.all([searchableText(reader, filter.q), snippetAnchors(reader, filter.q.trim())]);
 
   const ciks = filter.ciks ?? null;
   const form = filter.form?.trim().toUpperCase() || null;

@@ -3,7 +3,7 @@
 // requests. Only the caller's organization is read.
 import { Prisma } from '../prisma/generated/client/client.ts';
 import { ApiError } from '../core/errors.ts';
-import { periodSeconds, type Period } from '../core/limiter.ts';
+import { periodSeconds, windowAt, type Period } from '../core/limiter.ts';
 import { requireOrg } from './access.ts';
 import type { Context } from './context.ts';
 
@@ -88,13 +88,12 @@ export async function requestUsage(ctx: Context, range: UsageRange, now = new Da
 export interface WindowUse {
   used: number;
   windowStart: Date;
-  resetsAt: Date;
 }
 
-const periods: Period[] = ['minute', 'hour', 'day'];
+const periods: Period[] = ['minute', 'hour', 'day', 'month'];
 
 /**
- * Units counted so far in the current minute, hour and day window of each meter class, as the
+ * Units counted so far in the current minute, hour, day and month window of each meter class, as the
  * request records show them: what was admitted (requests refused by a window, by billing or for
  * want of the limiter are left out). An approximation of the limiter's own count: a request's
  * record is written within a second, and operations over graphql-ws are not recorded.
@@ -102,21 +101,21 @@ const periods: Period[] = ['minute', 'hour', 'day'];
 export async function quotaWindowUse(ctx: Context, now = new Date()): Promise<(meterClass: string, period: Period) => WindowUse> {
   const orgId = requireOrg(ctx);
   const seconds = Math.floor(now.getTime() / 1000);
-  const starts = Object.fromEntries(periods.map((p) => [p, new Date((seconds - (seconds % periodSeconds[p])) * 1000)])) as Record<Period, Date>;
+  const starts = Object.fromEntries(periods.map((p) => [p, new Date(windowAt(p, seconds).start * 1000)])) as Record<Period, Date>;
   await ctx.requestLog.flush();
-  const rows = await ctx.prisma.$queryRaw<{ meterClass: string; minute: number; hour: number; day: number }[]>`
+  const rows = await ctx.prisma.$queryRaw<Array<{ meterClass: string } & Record<Period, number>>>`
     SELECT "meterClass",
            coalesce(sum("cost") FILTER (WHERE "createdAt" >= ${starts.minute}), 0)::float8 AS "minute",
            coalesce(sum("cost") FILTER (WHERE "createdAt" >= ${starts.hour}), 0)::float8 AS "hour",
-           coalesce(sum("cost"), 0)::float8 AS "day"
+           coalesce(sum("cost") FILTER (WHERE "createdAt" >= ${starts.day}), 0)::float8 AS "day",
+           coalesce(sum("cost") FILTER (WHERE "createdAt" >= ${starts.month}), 0)::float8 AS "month"
     FROM "RequestRecord"
-    WHERE "orgId" = ${orgId} AND "createdAt" >= ${starts.day} AND "meterClass" IS NOT NULL AND "status" NOT IN (${Prisma.join(uncounted)})
+    WHERE "orgId" = ${orgId} AND "createdAt" >= ${starts.month} AND "meterClass" IS NOT NULL AND "status" NOT IN (${Prisma.join(uncounted)})
     GROUP BY "meterClass"`;
   const byClass = new Map(rows.map((row) => [row.meterClass, row]));
   return (meterClass, period) => ({
     used: Number(byClass.get(meterClass)?.[period] ?? 0),
     windowStart: starts[period],
-    resetsAt: new Date(starts[period].getTime() + periodSeconds[period] * 1000),
   });
 }
 

@@ -43,12 +43,25 @@ const DilutionRecordRef = builder.prismaObject('DilutionRecord', {
     filedAt: t.expose('filedAt', { type: 'Date', nullable: true }),
     fromIndexOnly: t.exposeBoolean('fromIndexOnly', { description: 'Only EDGAR\'s index tells of it: its document was not ingested, so values hold no terms' }),
     values: t.expose('values', { type: 'JSON', description: 'The values, shaped per kind (see the OpenAPI document)' }),
+    documentHeld: t.loadable({
+      type: 'Boolean',
+      description: 'Whether the service stores the document of the filing the record was read from, so that filing.render shows it; false for a filing known only from EDGAR\'s index or its XBRL facts',
+      load: (accessions: string[], ctx: DataReader) => documentsHeld(ctx, accessions),
+      resolve: (r) => r.accessionNumber ?? '',
+    }),
     verification: t.field({
       type: Verification,
       resolve: (r) => ({ accessionNumber: r.accessionNumber, citationUrl: r.citationUrl, sourceSpan: r.sourceSpan, confidence: r.confidence, method: r.method }),
     }),
   }),
 });
+
+/** Per accession number, whether the filing's document is stored (the reader renders it). */
+async function documentsHeld(reader: DataReader, accessions: string[]): Promise<boolean[]> {
+  const held = await reader.prisma.filing.findMany({ where: { accessionNumber: { in: accessions.filter(Boolean) }, document: { isNot: null } }, select: { accessionNumber: true } });
+  const found = new Set(held.map((f) => f.accessionNumber));
+  return accessions.map((a) => found.has(a));
+}
 
 interface CoverageShape {
   cik: string;
@@ -105,6 +118,15 @@ const ScoreRef = builder.objectRef<ScoreShape>('DilutionScoreResult').implement(
     asOf: t.exposeString('asOf', { nullable: true, description: 'The latest observation or event date among the records read (the score never reads the clock); null when none is held' }),
     methodology: t.field({ type: 'JSON', description: 'Weights, bands, rules and the methodology version', resolve: () => methodology }),
     result: t.expose('result', { type: 'JSON', description: 'score, band, confidence, coverage, weightsApplied, ratings, inputs (each with its source or marked missing), missing, reasons' }),
+    documentsHeld: t.stringList({
+      description: 'The accession numbers of the filings the inputs were read from whose documents the service stores (filing.render shows them)',
+      resolve: async ({ result }, _args, ctx) => {
+        const inputs = Object.values((result as { inputs?: Record<string, { source?: { accessionNumber?: string | null } }> }).inputs ?? {});
+        const accessions = [...new Set(inputs.map((i) => i.source?.accessionNumber).filter((a): a is string => Boolean(a)))];
+        const held = await documentsHeld(ctx, accessions);
+        return accessions.filter((_, i) => held[i]);
+      },
+    }),
   }),
 });
 

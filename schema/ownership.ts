@@ -3,11 +3,13 @@ import { requireDataAccess } from '../resolvers/access.ts';
 import {
   amendmentRule,
   beneficialOwners,
+  institutionalHolders,
   supersessionRule,
   thirteenFFilings,
   thirteenFHoldings,
   valueUnitRule,
   type BeneficialOwner,
+  type InstitutionalHolder,
   type ThirteenFFiling,
   type ThirteenFHolding,
   type ThirteenFReport,
@@ -169,6 +171,40 @@ const OwnerPage = builder.objectRef<Awaited<ReturnType<typeof beneficialOwners>>
   }),
 });
 
+const Holder = builder.objectRef<InstitutionalHolder>('InstitutionalHolder').implement({
+  description: 'One row of an institutional manager\'s Form 13F information table that lists the company\'s securities.',
+  fields: (t) => ({
+    ...cited(t),
+    id: t.exposeString('id', { description: '`<filing id>#<row>`, as in ownership13fHoldings' }),
+    managerCik: t.exposeString('managerCik', { nullable: true }),
+    managerName: t.exposeString('managerName', { nullable: true }),
+    period: t.exposeString('period', { nullable: true, description: 'The quarter end reported, YYYY-MM-DD' }),
+    formType: t.exposeString('formType'),
+    filedAt: t.exposeString('filedAt', { nullable: true }),
+    sourceField: t.exposeString('sourceField', { description: 'The information table row, e.g. informationTable/infoTable[3]' }),
+    issuerName: t.exposeString('issuerName', { nullable: true, description: 'Name of issuer, as filed' }),
+    classTitle: t.exposeString('classTitle', { nullable: true }),
+    cusip: t.exposeString('cusip', { nullable: true }),
+    valueUsd: t.exposeFloat('valueUsd', { nullable: true, description: 'Market value in whole US dollars' }),
+    sharesOrPrincipalAmount: t.exposeFloat('sharesOrPrincipalAmount', { nullable: true }),
+    sharesOrPrincipalType: t.exposeString('sharesOrPrincipalType', { nullable: true, description: 'SH (shares) or PRN (principal amount)' }),
+    putCall: t.exposeString('putCall', { nullable: true }),
+    matchedBy: t.exposeString('matchedBy', { description: 'cusip or name: how the row was matched to the company (matchRule)' }),
+  }),
+});
+
+const HolderPage = builder.objectRef<Awaited<ReturnType<typeof institutionalHolders>>>('InstitutionalHolderPage').implement({
+  fields: (t) => ({
+    issuerCik: t.exposeString('issuerCik'),
+    issuerCusips: t.exposeStringList('issuerCusips', { description: 'The CUSIPs the company\'s Schedules 13D/G state; empty when none is held (rows are then matched by name)' }),
+    matchRule: t.exposeString('matchRule'),
+    managersRead: t.exposeInt('managersRead', { description: 'Managers whose latest 13F period was read' }),
+    nodes: t.field({ type: [Holder], resolve: (p) => p.nodes }),
+    hasMore: t.exposeBoolean('hasMore'),
+    nextCursor: t.exposeString('nextCursor', { nullable: true }),
+  }),
+});
+
 builder.queryFields((t) => ({
   ownership13fFilings: t.field({
     type: FilingPage,
@@ -195,6 +231,15 @@ builder.queryFields((t) => ({
     resolve: (_root, args, ctx) => {
       requireDataAccess(ctx);
       return beneficialOwners(ctx, args);
+    },
+  }),
+  institutionalHolders: t.field({
+    type: HolderPage,
+    description: 'The company\'s institutional holders: the rows of held Form 13F information tables that list its securities, each manager\'s latest period, largest value first.',
+    args: { ticker: t.arg.string(), cik: t.arg.string(), first: t.arg.int({ defaultValue: 25 }), after: t.arg.string() },
+    resolve: (_root, args, ctx) => {
+      requireDataAccess(ctx);
+      return institutionalHolders(ctx, args);
     },
   }),
 }));

@@ -8,6 +8,7 @@ import type { Principal } from '../resolvers/principal.ts';
 import { effectiveQuotas, type EffectiveQuota } from '../resolvers/orgs.ts';
 import { cachedQuotas } from '../resolvers/requestCache.ts';
 import { ApiError } from '../core/errors.ts';
+import { windowAt } from '../core/limiter.ts';
 import { builder } from './builder.ts';
 
 export const Organization = builder.prismaObject('Organization', {
@@ -69,7 +70,14 @@ export const PrincipalRef = builder.objectRef<Principal>('Principal').implement(
   }),
 });
 
-const QuotaPeriod = builder.enumType('QuotaPeriod', { values: ['minute', 'hour', 'day'] as const });
+const QuotaPeriod = builder.enumType('QuotaPeriod', {
+  values: {
+    minute: { description: 'A UTC minute' },
+    hour: { description: 'A UTC hour' },
+    day: { description: 'A UTC day (from 00:00 UTC)' },
+    month: { description: 'A calendar month in UTC (from 00:00 UTC on the 1st)' },
+  } as const,
+});
 
 export const Quota = builder.objectRef<EffectiveQuota>('Quota').implement({
   description: 'One quota window of a meter class.',
@@ -80,6 +88,11 @@ export const Quota = builder.objectRef<EffectiveQuota>('Quota').implement({
     allowed: t.exposeBoolean('allowed', { description: 'Whether the plan allows this class at all' }),
     planKey: t.exposeString('planKey'),
     billingState: t.exposeString('billingState'),
+    resetsAt: t.field({
+      type: 'DateTime',
+      description: 'When the current window ends and its count starts again (a month window: 00:00 UTC on the 1st of the next month)',
+      resolve: (q) => new Date(windowAt(q.period, Math.floor(Date.now() / 1000)).end * 1000),
+    }),
   }),
 });
 

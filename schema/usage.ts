@@ -54,11 +54,6 @@ builder.objectFields(Quota, (t) => ({
     description: 'Units counted in the current window so far, from the request records (requests the quotas refused left out); an approximation of the limiter\'s own count, behind it by up to a second',
     resolve: async (q, _args, ctx) => (await useOf(ctx))(q.meterClass, q.period).used,
   }),
-  resetsAt: t.field({
-    type: 'DateTime',
-    description: 'When the current window ends and its count starts again',
-    resolve: async (q, _args, ctx) => (await useOf(ctx))(q.meterClass, q.period).resetsAt,
-  }),
 }));
 
 builder.queryFields((t) => ({

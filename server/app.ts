@@ -16,7 +16,7 @@ import { mcpRouter } from '../rest/mcp/handler.ts';
 import { oidcRouter } from '../rest/oidc.ts';
 import { buildOpenApi } from '../rest/openapi.ts';
 import { createOperations } from '../rest/health.ts';
-import { requestContext } from '../catalogue/requestContext.ts';
+import { requestContext, resumeTracedContext } from '../catalogue/requestContext.ts';
 import { routes } from '../catalogue/routes/index.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
 import { allowedHostsFromEnv } from '../subscriptions/webhooks/sender.ts';
@@ -38,6 +38,7 @@ import { Admission } from '../resolvers/billing/admission.ts';
 import { autoTopUp } from '../resolvers/billing/processor.ts';
 import { connectRedis, readyWithin, type Redis } from '../core/redis.ts';
 import { createAnalyticsRunner } from '../resolvers/analytics/pool.ts';
+import { startTracing } from './tracing.ts';
 
 export interface Service {
   services: Services;
@@ -90,7 +91,8 @@ export async function createService(config: Config, options: { logger?: Logger; 
   app.set('trust proxy', false);
   const operations = createOperations({ prisma: database.prisma, redis: redisConnections, logger });
   app.use(operations.track);
-  app.use(requestContext(logger, requestLog));
+  const tracing = startTracing(config.tracing);
+  app.use(requestContext(logger, requestLog, tracing?.tracer ?? null));
   app.use(securityHeaders);
   app.use(corsPolicy(config.corsOrigins));
   app.use(refuseKeysInUrl);
@@ -101,11 +103,12 @@ export async function createService(config: Config, options: { logger?: Logger; 
   app.get('/graphql', graphiql);
   app.get(`${graphiqlAssetsPath}/:name`, graphiqlAsset);
   // the same body limit as REST and MCP, enforced before Yoga reads or parses anything
-  app.use('/graphql', graphqlBody(maxBodyBytes), (req, res) => void graphql(req, res, { req, res }));
+  app.use('/graphql', graphqlBody(maxBodyBytes), resumeTracedContext, (req, res) => void graphql(req, res, { req, res }));
   app.use(mcpRouter(services, routes));
   // routes that verify a sender's signature need the bytes it sent
   for (const route of routes.filter((r) => r.signedBody)) app.use(route.path, express.json({ limit: maxBodyBytes, verify: keepRawBody }));
   app.use(express.json({ limit: maxBodyBytes, verify: refuseDeepJsonBody }));
+  app.use(resumeTracedContext);
   app.use(refuseKeysInBody);
   const openApi = buildOpenApi(routes);
   app.get('/openapi/sec-api.v1.json', (_req, res) => void res.set('Cache-Control', publicCacheControl).json(openApi));
@@ -150,6 +153,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
       await closed;
       await admission.close();
       await requestLog.close();
+      await tracing?.close();
       // after the requests: a computation still running is one whose request was cut
       await services.analytics.close();
       email.mailer?.close();

@@ -20,6 +20,7 @@ import { sourceFor } from '../ingest/sources/index.ts';
 import { bulkSummaryLine, runBulkIngest } from '../ingest/bulk/run.ts';
 import { bulkProgress } from '../ingest/bulk/progress.ts';
 import { runSync, syncSummaryLine } from '../ingest/sync.ts';
+import { fetchFundLetters, fundLetterFetchLine } from '../ingest/fundLetters.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
@@ -155,6 +156,22 @@ export const commands: Record<string, Command> = {
           () => ingestProgress({ logger, terminal: ctx.progress && process.stderr.isTTY ? process.stderr : undefined }),
         );
         ctx.say(syncSummaryLine(summary));
+      }),
+  },
+  'fund-letters:fetch': {
+    usage: 'fund-letters:fetch [--ciks 1234567,7654321] [--latest 2] [--user-agent "Name email"]',
+    help: 'Fetch the shareholder reports (N-CSR, N-CSRS) of fund registrants from the SEC and read their letters into sections (GET /v1/funds/letters): the registrants named, else those of the N-CEN and N-PORT reports held; the latest --latest reports of each form (default 2). A report already read is not fetched again. Needs IDS_SEC_USER_AGENT (or --user-agent); IDS_SEC_BASE_URL points it at a mirror. `sync` then brings each followed registrant\'s new reports. Prints one line.',
+    options: { ciks: { type: 'string' }, latest: { type: 'string' }, 'user-agent': { type: 'string' } },
+    run: (values, _positionals, ctx) =>
+      withDatabase(ctx, async ({ prisma, bus, logger }) => {
+        const userAgent = (values['user-agent'] as string | undefined) ?? ctx.config.sec.userAgent;
+        if (!userAgent) throw new Error('the SEC requires a declared User-Agent with a contact email: set IDS_SEC_USER_AGENT or pass --user-agent "Company admin@example.com"');
+        const latest = values.latest === undefined ? undefined : Number(values.latest);
+        if (latest !== undefined && !(Number.isInteger(latest) && latest >= 1 && latest <= 20)) throw new Error('--latest is a whole number from 1 to 20');
+        const base = ctx.config.sec.baseUrl;
+        const ciks = typeof values.ciks === 'string' ? values.ciks.split(',').map((c) => c.trim()).filter(Boolean) : undefined;
+        const summary = await fetchFundLetters({ prisma, bus, logger }, { userAgent, baseUrls: base ? { data: base, www: base } : undefined, ciks, latest, logger }, ingestProgress({ logger, terminal: ctx.progress && process.stderr.isTTY ? process.stderr : undefined }));
+        ctx.say(fundLetterFetchLine(summary));
       }),
   },
   'ingest:failures': {

@@ -3,7 +3,8 @@
 // the bus only makes its new rows arrive without polling.
 import { EventEmitter, on } from 'node:events';
 import type { Logger } from '../core/logger.ts';
-import type { Redis } from '../core/redis.ts';
+import { redisSpanAttributes, type Redis } from '../core/redis.ts';
+import { inSpan, SpanKind } from '../core/tracing.ts';
 
 export interface BusEvent {
   id: string;
@@ -56,7 +57,7 @@ class RedisBus extends LocalBus {
 
   override async publish(event: BusEvent) {
     try {
-      await this.publisher.publish(channel, JSON.stringify(event));
+      await inSpan('redis PUBLISH', redisSpanAttributes, () => this.publisher.publish(channel, JSON.stringify(event)), SpanKind.CLIENT);
     } catch (error) {
       // Live subscribers of other instances miss it; the event log still has it.
       this.logger.warn({ err: (error as Error).message, eventId: event.id }, 'event bus publish failed; delivering locally only');

@@ -183,6 +183,15 @@ function billingEventTypes(): EventType[] {
     billing('credits_refunded', 'Unspent credit of a top-up was refunded.', z.object({ paymentIntentId: z.string(), refundId: z.string(), amountCents: cents })),
     billing('credits_adjusted', 'An operator adjusted the credit balance.', z.object({ amountCents: cents, reason: z.string(), balanceAfterMillicents: cents })),
     billing('topup_failed', 'A top-up payment failed at the processor.', z.object({ paymentIntentId: z.string(), code: z.string(), auto: z.boolean() })),
+    billing(
+      'balance_low',
+      'Charged requests took the prepaid credit balance below the low-balance threshold (`thresholdCents` of PUT /v1/billing/credits/auto-topup, whether auto-top-up is on or not); written in the transaction of the debit that crossed it, once per fall: again only after the balance has been back at or above the threshold (a top-up re-arms it).',
+      z.object({
+        thresholdCents: cents,
+        balanceMillicents: cents.describe('The balance the debit left'),
+        autoTopup: z.boolean().describe('Whether auto-top-up was enabled, and so refills the balance'),
+      }),
+    ),
     billing('auto_topup_failed', 'An auto-top-up could not be paid with any saved method; auto-top-up pauses until the next top-up or settings change.', z.object({ failures: z.array(z.object({ paymentMethodId: z.string(), code: z.string() })), reason: z.string() })),
   ];
 }

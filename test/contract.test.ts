@@ -48,6 +48,7 @@ const examples: Record<string, string> = {
   cik: '320193',
   identifier: 'AAPL',
   manager_cik: '1',
+  crd: '108477',
   tag: 'Revenues',
   q: 'Apple',
   model: 'ff3',

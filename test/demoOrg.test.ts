@@ -29,6 +29,8 @@ describe('the demo organization', () => {
     expect(quota('data_read', 'minute').limit).toBeGreaterThanOrEqual(100);
     expect(quota('analytics', 'minute')).toMatchObject({ allowed: true });
     expect(quota('analytics', 'day').limit).toBeGreaterThanOrEqual(100);
+    // the README's Setup names the AI query's: 20 a day, 500 a month
+    expect([quota('ai_query', 'day').limit, quota('ai_query', 'month').limit]).toEqual([20, 500]);
 
     // No market files are loaded here: the computation refuses the ticker (400), but billing lets it through.
     const analyze = await call(t, 'POST', '/v1/portfolio/analyze', { key, body: { holdings: [{ ticker: 'AAPL', weight: 1 }] } });

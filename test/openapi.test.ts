@@ -43,7 +43,8 @@ describe('/openapi/sec-api.v1.json', () => {
     expect(processor.additionalProperties).toBe(false);
     expect(processor.required.sort()).toEqual(['livemode', 'object', 'publishableKey', 'requestId']);
     const limits = served.paths['/v1/limits'].get.responses['200'].content['application/json'].schema;
-    expect(limits.properties.quotas.items.required.sort()).toEqual(['allowed', 'billingState', 'limit', 'meterClass', 'period', 'planKey']);
+    expect(limits.properties.quotas.items.required.sort()).toEqual(['allowed', 'billingState', 'limit', 'meterClass', 'period', 'planKey', 'resetsAt']);
+    expect(limits.properties.quotas.items.properties.period.enum).toEqual(['minute', 'hour', 'day', 'month']);
     const listKeys = served.paths['/v1/api_keys'].get;
     expect(listKeys.parameters.find((p: { name: string }) => p.name === 'limit').schema).toMatchObject({ minimum: 1, maximum: 100, default: 25 });
     expect(listKeys.responses['429'].headers['Retry-After']).toBeDefined();

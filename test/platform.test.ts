@@ -57,7 +57,7 @@ describe('GET /v1/org', () => {
 });
 
 describe('GET /v1/limits', () => {
-  it('has exactly the fields of SPEC 2.2 and every quota item has all six', async () => {
+  it('has exactly the fields of SPEC 2.2 and every quota item has all six, and when its window starts again', async () => {
     const answer = await call(t, 'GET', '/v1/limits', { key: acme.key });
     expect(answer.status).toBe(200);
     conformsToContract('limits_get', answer.body);
@@ -66,11 +66,14 @@ describe('GET /v1/limits', () => {
     expect(Number.isNaN(Date.parse(answer.body.recordedAt))).toBe(false);
     expect(answer.body.quotas.length).toBeGreaterThan(0);
     for (const quota of answer.body.quotas) {
-      expect(Object.keys(quota).sort()).toEqual(['allowed', 'billingState', 'limit', 'meterClass', 'period', 'planKey']);
-      expect(['minute', 'hour', 'day']).toContain(quota.period);
+      expect(Object.keys(quota).sort()).toEqual(['allowed', 'billingState', 'limit', 'meterClass', 'period', 'planKey', 'resetsAt']);
+      // SPEC 8.4's monthly AI-query quota is the month window
+      expect(quota.period === 'month' ? quota.meterClass : quota.period).toMatch(/^(minute|hour|day|ai_query)$/);
+      expect(Date.parse(quota.resetsAt)).toBeGreaterThan(Date.parse(answer.body.recordedAt) - 1000);
       expect(Number.isInteger(quota.limit)).toBe(true);
     }
-    expect(answer.body.quotas).toContainEqual({ meterClass: 'platform', period: 'minute', limit: 60, allowed: true, planKey: 'sandbox_grant', billingState: 'sandbox_grant' });
+    expect(answer.body.quotas).toContainEqual({ meterClass: 'platform', period: 'minute', limit: 60, allowed: true, planKey: 'sandbox_grant', billingState: 'sandbox_grant', resetsAt: expect.any(String) });
+    expect(answer.body.quotas).toContainEqual(expect.objectContaining({ meterClass: 'ai_query', period: 'month', limit: 100 }));
     expect(answer.body.quotas).toContainEqual(expect.objectContaining({ meterClass: 'analytics', allowed: false }));
   });
 
@@ -239,7 +242,8 @@ describe('the same data over GraphQL', () => {
       body: { query: '{ limits { orgId effectivePlanKey quotas { meterClass period limit allowed planKey billingState } } apiKeys(first: 5) { nodes { id hint } } }' },
     });
     expect(graphql.status).toBe(200);
-    expect(graphql.body.data.limits.quotas).toEqual(rest.body.quotas);
+    // resetsAt aside: a minute window may start again between the two requests
+    expect(graphql.body.data.limits.quotas).toEqual(rest.body.quotas.map(({ resetsAt: _resetsAt, ...quota }: { resetsAt: string }) => quota));
     expect(graphql.body.data.apiKeys.nodes).toEqual([{ id: acme.keyId, hint: expect.stringMatching(/^idsk_…/) }]);
   });
 });

@@ -85,8 +85,8 @@ describe('the in-process limiter', () => {
     expect(await limiter.consume('o:c', windows)).toEqual({
       allowed: true,
       windows: [
-        { period: 'minute', limit: 2, remaining: 0, resetSeconds: 30 },
-        { period: 'hour', limit: 3, remaining: 1, resetSeconds: 3570 },
+        { period: 'minute', limit: 2, remaining: 0, resetSeconds: 30, windowSeconds: 60 },
+        { period: 'hour', limit: 3, remaining: 1, resetSeconds: 3570, windowSeconds: 3600 },
       ],
     });
     expect(await limiter.consume('o:c', windows)).toEqual({
@@ -95,8 +95,8 @@ describe('the in-process limiter', () => {
       limit: 2,
       retryAfterSeconds: 30,
       windows: [
-        { period: 'minute', limit: 2, remaining: 0, resetSeconds: 30 },
-        { period: 'hour', limit: 3, remaining: 1, resetSeconds: 3570 },
+        { period: 'minute', limit: 2, remaining: 0, resetSeconds: 30, windowSeconds: 60 },
+        { period: 'hour', limit: 3, remaining: 1, resetSeconds: 3570, windowSeconds: 3600 },
       ],
     });
     now += 30_000; // next minute: the minute window is empty, the hour has one left

@@ -53,8 +53,8 @@ export const toFiling = (f: FilingFieldsFragment, view: View) => {
 
 const companyParams = { ticker: tickerParam, cik: cikParam };
 
-const accessionParam = z.string().regex(/^\d{10}-\d{2}-\d{6}$/, 'expected an accession number like 0000320193-24-000123');
-const sectionKeyParam = z.string().regex(/^(item_\d{1,2}[a-c]?|part[12]_item\d[a]?)$/, 'expected a section key like item_1a, item_7 or part1_item2');
+export const accessionParam = z.string().regex(/^\d{10}-\d{2}-\d{6}$/, 'expected an accession number like 0000320193-24-000123');
+const sectionKeyParam = z.string().regex(/^(item_\d{1,2}[a-c]?|part[12]_item\d[a]?|letter(_\d{1,2})?)$/, 'expected a section key like item_1a, item_7, part1_item2 or (a fund report\'s letter) letter_1');
 const maxCharsParam = z.coerce.number().int().min(100).max(2_000_000).optional().describe('Cut the text to this many characters (the answer says when it did); the agent view cuts at 20,000 unless told');
 
 const sectionResponse = z.object({

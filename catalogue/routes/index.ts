@@ -9,6 +9,7 @@ import { platformRoutes } from './platform.ts';
 import { streamRoutes } from './streams.ts';
 import { webhookRoutes } from './webhooks.ts';
 import { diagnosticsRoutes } from './diagnostics.ts';
+import { traceRoutes } from './traces.ts';
 import { billingRoutes } from './billing.ts';
 import { deliveryRoutes, unsubscribeRoutes } from './delivery.ts';
 import { monitorRoutes } from './monitors.ts';
@@ -27,6 +28,8 @@ import { earningsRoutes } from './earnings.ts';
 import { compensationRoutes } from './compensation.ts';
 import { ownershipRoutes } from './ownership.ts';
 import { fundRoutes } from './funds.ts';
+import { fundLetterRoutes } from './fundLetters.ts';
+import { adviserRoutes } from './advisers.ts';
 import { agentRoutes } from './agent.ts';
 import { agentQueryRoutes } from './agentQuery.ts';
 import { provideAgentSteps } from '../agentSteps.ts';
@@ -43,8 +46,9 @@ import { renderRoutes } from './render.ts';
 import { newsRoutes } from './news.ts';
 import { signalRoutes } from './signals.ts';
 import { situationRoutes } from './situations.ts';
+import { strategyRoutes } from './strategies.ts';
 
-export const routes: Route[] = [...discoveryRoutes, ...authRoutes, ...authProviderRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...renderRoutes, ...newsRoutes, ...signalRoutes, ...situationRoutes, ...financialRoutes, ...formAndEventRoutes, ...dilutionRoutes, ...insiderRoutes, ...offeringRoutes, ...earningsRoutes, ...compensationRoutes, ...ownershipRoutes, ...fundRoutes, ...agentRoutes, ...agentQueryRoutes, ...searchRoutes, ...marketRoutes, ...macroRoutes, ...stockRoutes, ...catalogRoutes, ...intelligenceRoutes, ...portfolioRoutes, ...optimizeRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes, ...memberRoutes, ...operatorRoutes, ...requestRoutes, ...usageAnalyticsRoutes, ...alertRoutes, ...ingestRoutes];
+export const routes: Route[] = [...discoveryRoutes, ...authRoutes, ...authProviderRoutes, ...platformRoutes, ...billingRoutes, ...edgarRoutes, ...renderRoutes, ...newsRoutes, ...signalRoutes, ...situationRoutes, ...financialRoutes, ...formAndEventRoutes, ...dilutionRoutes, ...insiderRoutes, ...offeringRoutes, ...earningsRoutes, ...compensationRoutes, ...ownershipRoutes, ...fundRoutes, ...fundLetterRoutes, ...adviserRoutes, ...agentRoutes, ...agentQueryRoutes, ...searchRoutes, ...marketRoutes, ...macroRoutes, ...stockRoutes, ...catalogRoutes, ...intelligenceRoutes, ...portfolioRoutes, ...optimizeRoutes, ...strategyRoutes, ...artifactRoutes, ...monitorRoutes, ...webhookRoutes, ...diagnosticsRoutes, ...traceRoutes, ...streamRoutes, ...deliveryRoutes, ...unsubscribeRoutes, ...memberRoutes, ...operatorRoutes, ...requestRoutes, ...usageAnalyticsRoutes, ...alertRoutes, ...ingestRoutes];
 
 // Monitors save list reads of this table; they learn which ones here, once it is built.
 provideWatchableReads(routes.filter((r): r is Route & WatchableRead => !!r.watch && r.method === 'GET'));

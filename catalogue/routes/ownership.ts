@@ -2,10 +2,10 @@
 // an issuer's class (Schedules 13D and 13G). Values as filed, 13F values normalised to dollars,
 // every row with the filing it came from.
 import { z } from 'zod';
-import { BeneficialOwnersDocument, Ownership13fFilingsDocument, Ownership13fHoldingsDocument } from '../operations/generated.ts';
+import { BeneficialOwnersDocument, InstitutionalHoldersDocument, Ownership13fFilingsDocument, Ownership13fHoldingsDocument } from '../operations/generated.ts';
 import { cikParam, coverage, coverageSchema, dateFilters, dateParam, inView, oneOfRequired, tickerParam } from '../dataParams.ts';
 import { listEnvelope, operationRoute, pageParams, type Route, viewParam } from '../route.ts';
-import { amendmentRule, supersessionRule, valueUnitRule } from '../../resolvers/ownership.ts';
+import { amendmentRule, holderMatchRule, supersessionRule, valueUnitRule } from '../../resolvers/ownership.ts';
 
 const common = { tag: 'Ownership', access: 'org' as const, meter: 'data_read', mcp: true };
 
@@ -264,4 +264,61 @@ const ownersRoute = operationRoute({
   ...meta,
 }));
 
-export const ownershipRoutes: Route[] = [filingsRoute, holdingsRoute, ownersRoute];
+const holder = z
+  .object({
+    object: z.literal('institutional_holder'),
+    id: z.string().describe('`<filing id>#<row>`: the information table row, as on /v1/ownership/13f/holdings'),
+    ...provenance,
+    managerCik: z.string().nullable().describe('The 13F filer'),
+    managerName: z.string().nullable(),
+    period: z.string().nullable().describe('The quarter end reported, YYYY-MM-DD'),
+    formType: z.string(),
+    filedAt: z.string().nullable(),
+    sourceField: z.string().describe('The information table row, e.g. informationTable/infoTable[3]'),
+    issuerName: z.string().nullable().describe('Name of issuer, as filed'),
+    classTitle: z.string().nullable(),
+    cusip: z.string().nullable(),
+    valueUsd: z.number().nullable().describe('Market value in whole US dollars (normalised from thousands where the filing reported thousands)'),
+    sharesOrPrincipalAmount: z.number().nullable(),
+    sharesOrPrincipalType: z.string().nullable().describe('SH (shares) or PRN (principal amount)'),
+    putCall: z.string().nullable(),
+    matchedBy: z.enum(['cusip', 'name']).describe('How the row was matched to the company (see matchRule)'),
+  })
+  .partial()
+  .required({ object: true, id: true, accessionNumber: true, citationUrl: true, managerName: true, valueUsd: true, matchedBy: true });
+
+const holdersRoute = operationRoute({
+  name: 'ownership_13f_holders_list',
+  method: 'GET',
+  path: '/v1/ownership/13f/holders',
+  summary: 'An issuer\'s institutional holders from held Form 13F information tables',
+  description:
+    `The rows of the 13F-HR information tables the service holds that list the company's securities (name it with \`ticker\` or \`cik\`), largest value first; cursor pagination. ${holderMatchRule} ` +
+    `Values: ${valueUnitRule} ` +
+    'Only the managers whose 13F reports are ingested are read: an empty list says none of them lists the company, not that no institution holds it. An unknown ticker or CIK is 404 `entity_not_found`.',
+  ...common,
+  errors: ['entity_not_found'],
+  params: { query: oneOfRequired({ ticker: tickerParam, cik: cikParam.describe('The issuer\'s Central Index Key'), ...pageParams, view: viewParam }, ['ticker', 'cik']) },
+  response: listEnvelope(holder).extend({ issuerCik: z.string(), issuerCusips: z.array(z.string()).describe('The CUSIPs the company\'s Schedules 13D/G state; empty when none is held'), matchRule: z.string(), managersRead: z.number().int().describe('Managers whose latest 13F period was read'), coverage: coverageSchema }),
+  operation: InstitutionalHoldersDocument,
+  variables: ({ query }) => ({ ticker: query.ticker ?? null, cik: query.cik ?? null, first: query.limit, after: query.cursor ?? null }),
+}).reshape(({ institutionalHolders: page }, meta, { query }) => ({
+  object: 'list',
+  issuerCik: page.issuerCik,
+  issuerCusips: page.issuerCusips,
+  matchRule: page.matchRule,
+  managersRead: page.managersRead,
+  data: page.nodes.map((h) =>
+    inView(
+      query.view,
+      { object: 'institutional_holder' as const, ...h, matchedBy: h.matchedBy as 'cusip' | 'name' },
+      { always: ['object', 'id', 'accessionNumber', 'citationUrl', 'citationNullReason', 'managerName', 'valueUsd', 'matchedBy'], compact: ['period', 'sharesOrPrincipalAmount'], agent: ['managerCik', 'period', 'classTitle', 'sharesOrPrincipalAmount', 'sharesOrPrincipalType', 'putCall'] },
+    ),
+  ),
+  hasMore: page.hasMore,
+  nextCursor: page.nextCursor,
+  coverage: coverage(`Form 13F information tables ingested, read for ${query.ticker ? query.ticker : `CIK ${query.cik}`}`),
+  ...meta,
+}));
+
+export const ownershipRoutes: Route[] = [filingsRoute, holdingsRoute, ownersRoute, holdersRoute];

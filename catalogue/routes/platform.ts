@@ -113,10 +113,11 @@ export const platformRoutes = [
         z.object({
           meterClass: z.string(),
           limit: z.number().int(),
-          period: z.enum(['minute', 'hour', 'day']),
+          period: z.enum(['minute', 'hour', 'day', 'month']).describe('`minute`, `hour` and `day` windows are aligned to UTC; `month` is the calendar month in UTC (the AI query\'s monthly quota)'),
           allowed: z.boolean(),
           planKey: z.string(),
           billingState: z.string(),
+          resetsAt: z.iso.datetime().describe('When the current window ends and its count starts again: for `month`, 00:00 UTC on the 1st of the next month'),
         }),
       ),
     }),

@@ -31,6 +31,7 @@ const OperatorSection = section(() => import('./sections/Operator.tsx'), 'Operat
 const FilingsSection = section(() => import('./sections/Filings.tsx'), 'FilingsSection');
 const SearchSection = section(() => import('./sections/Research.tsx'), 'SearchSection');
 const CompaniesSection = section(() => import('./sections/Research.tsx'), 'CompaniesSection');
+const PortfolioSection = section(() => import('./sections/Portfolio.tsx'), 'PortfolioSection');
 
 const ShellQuery = graphql(`
   query Shell {
@@ -122,6 +123,7 @@ export function App() {
         <Route path="filings/*" element={<FilingsSection />} />
         <Route path="search/*" element={<SearchSection />} />
         <Route path="companies/*" element={<CompaniesSection />} />
+        <Route path="portfolio/*" element={<PortfolioSection />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

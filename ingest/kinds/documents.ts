@@ -101,9 +101,11 @@ export const offeringHandler = handler({
   parse: ({ text, name }) => {
     // the dilution family's terms (derived/dilution/materialize.ts reads them from the record)
     const { terms, document } = dilutionTermsOfFiling({ text, name });
-    return { ...(document ?? parseOffering({ text, name })), dilutionTerms: terms };
+    // the document itself, for the reader: a dilution record's sentence is opened and marked there
+    const primary = primaryHtml(text);
+    return { offering: { ...(document ?? parseOffering({ text, name })), dilutionTerms: terms }, stored: packDocument(primary.html, primary.fileName ?? name) };
   },
-  async load(tx, offering, { key }) {
+  async load(tx, { offering, stored }, { key }) {
     const accessionNumber = offering.accessionNumber ?? namedInPath(key).accessionNumber;
     const { filing, events: added } = await filingFor(tx, key, { accessionNumber, cik: offering.registrant.cik, form: offering.formType, filedAt: offering.filedAt });
     // a primary document read alone names no CIK; its cover names the ticker it trades under, which the
@@ -113,7 +115,10 @@ export const offeringHandler = handler({
     if (cik) await ensureEntities(tx, [{ cik, name: offering.registrant.name }]);
     const filedAt = filing?.filedAt?.toISOString().slice(0, 10) ?? offering.filedAt;
     await saveFormRecord(tx, { accessionNumber, family: 'OFFERING', formType: offering.formType, cik, filedAt, documentDate: offering.documentDate ?? null, parties: [{ cik, name: offering.registrant.name, role: 'issuer' }], data: offering }, key);
-    if (filing) await markDocumentIngested(tx, filing.accessionNumber, key);
+    if (filing) {
+      await markDocumentIngested(tx, filing.accessionNumber, key);
+      await storeFilingDocument(tx, filing.accessionNumber, { ...stored, fileName: filing.primaryDocument ?? stored.fileName });
+    }
     const written = await writeDocumentEvents(
       tx,
       [{ accessionNumber, cik, item: null, type: 'offering', eventDate: null, filedAt, confidence: offering.confidence ?? null, data: offering as unknown as Prisma.InputJsonValue }],

@@ -15,6 +15,7 @@
 // true is neither fetched nor yielded. The two discovery files, the submissions file and
 // company_tickers.json, are still fetched when done, because what else to fetch is read from
 // them; they are just not yielded again.
+import { inSpan, SpanKind } from '../../core/tracing.ts';
 import type { Logger } from '../../core/logger.ts';
 import { parseSubmissions, type FilingRecord } from '../parsers/edgar/submissions.ts';
 import { parseCompanyTickers } from '../parsers/edgar/tickers.ts';
@@ -195,7 +196,7 @@ export function secHttpSource(options: SecHttpOptions): Source {
 }
 
 /** The newest `latest` filings of each form that have a primary document, newest first. */
-function latestOfEachForm(filings: FilingRecord[], forms: string[], latest: number): FilingRecord[] {
+export function latestOfEachForm(filings: FilingRecord[], forms: string[], latest: number): FilingRecord[] {
   const newestFirst = (a: FilingRecord, b: FilingRecord) => b.filingDate.localeCompare(a.filingDate) || (b.acceptedAt ?? '').localeCompare(a.acceptedAt ?? '');
   return forms.flatMap((form) =>
     filings
@@ -233,7 +234,7 @@ function httpGetter(deps: {
       made = attempt;
       let retryable: boolean;
       try {
-        const response = await fetchImpl(url, { headers: { 'User-Agent': userAgent } });
+        const response = await inSpan(() => `GET ${new URL(url).host}`, () => ({ 'http.request.method': 'GET', 'server.address': new URL(url).host, 'url.path': new URL(url).pathname }), () => fetchImpl(url, { headers: { 'User-Agent': userAgent } }), SpanKind.CLIENT);
         status = response.status;
         if (response.ok) return { ok: true, text: await response.text() };
         await response.body?.cancel();

@@ -9,7 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import { ApiError, type ApiErrorOptions, type ErrorCode } from '../../core/errors.ts';
 
 /** The computations tasks.ts registers. */
-export type TaskName = 'analyze' | 'risk' | 'optimize' | 'hedge' | 'stress' | 'attribution' | 'exposures';
+export type TaskName = 'analyze' | 'risk' | 'optimize' | 'hedge' | 'stress' | 'attribution' | 'exposures' | 'backtest';
 
 export interface AnalyticsRunner {
   /** worker threads of the pool; 0 when computations run on the event loop */

@@ -3,6 +3,7 @@
 // the inline runner (pool.ts, IDS_ANALYTICS_THREADS=0) run them from here.
 import { analyzeSample, exposuresOfSample } from './analyze.ts';
 import { attributeSamples } from './attribution.ts';
+import { backtestSample } from './backtest.ts';
 import { hedgeOfSample } from './hedge.ts';
 import { optimizeTask } from './optimize.ts';
 import { riskOfSample } from './portfolioRisk.ts';
@@ -17,6 +18,7 @@ export const tasks = {
   stress: stressOfSample,
   attribution: attributeSamples,
   exposures: exposuresOfSample,
+  backtest: backtestSample,
 } satisfies Record<TaskName, (...args: never[]) => unknown>;
 
 /** Runs the computation registered under `name`. */

@@ -118,6 +118,11 @@ type SampleRequest = {
   model?: ModelName;
   /** what the request calls asOf and lookbackDays, for the 400 that names one (a query string's as_of, lookback_days) */
   parameters?: { asOf: string; lookbackDays: string };
+  /**
+   * Every date of the rule on or before asOf (and on or after `from`), not only the last
+   * `lookbackDays`: a backtest runs over a span, and lookbackDays is then the fewest it needs.
+   */
+  span?: { from?: string };
 };
 
 /** The window of the rule over these tickers, its model and why, and what was read to choose them. */
@@ -132,8 +137,8 @@ async function chooseWindow(ctx: Context, input: SampleRequest) {
   }
   const choose = async (model: ModelName) => {
     const table = await factorTable(ctx, model);
-    const dates = candidateDates(perTicker, table.byDate, [...models[model], 'RF']).filter((d) => !input.asOf || d <= input.asOf);
-    return { model, table, dates: dates.slice(-input.lookbackDays) };
+    const dates = candidateDates(perTicker, table.byDate, [...models[model], 'RF']).filter((d) => (!input.asOf || d <= input.asOf) && (!input.span?.from || d >= input.span.from));
+    return { model, table, dates: input.span ? dates : dates.slice(-input.lookbackDays) };
   };
   let chosen: Awaited<ReturnType<typeof choose>>;
   let modelReason: string;

@@ -15,7 +15,7 @@
 // Starter grant calls are counted in batches, every IDS_BILLING_SETTLE_MS and whenever an instance
 // needs more; an instance that dies does not count the grant calls it had not settled.
 import { hostname } from 'node:os';
-import type { Prisma } from '../../prisma/generated/client/client.ts';
+import { Prisma } from '../../prisma/generated/client/client.ts';
 import { ApiError, databaseUnreachable, toApiError, unexpectedError } from '../../core/errors.ts';
 import { newId, randomBase62 } from '../../core/ids.ts';
 import type { BusEvent, EventBus } from '../../subscriptions/bus.ts';
@@ -25,6 +25,7 @@ import type { Logger } from '../../core/logger.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import { creditRoom, gateError, grantRoom, grantUsedUp, stateGate, subscriptionPlans } from './gates.ts';
 import { appendEntry, currentPeriod, lockAccount, millicentsPerCent, type AccountRow } from './ledger.ts';
+import { balanceLowEvent, insertBalanceLow } from './balanceLow.ts';
 
 export interface AdmittedCharge {
   /** the list price of the request in millicents, whatever pays for it */
@@ -175,7 +176,7 @@ export class Admission {
       const charges = lease.pending.splice(0);
       if (!charges.length) return;
       const total = charges.reduce((sum, c) => sum + c.millicents, 0n);
-      let account: AccountRow;
+      let account: AccountRow & { balanceLowId: string | null };
       try {
         account = await this.writeCharges(orgId, charges, total);
       } catch (error) {
@@ -185,6 +186,11 @@ export class Admission {
         throw (databaseUnreachable(error) && toApiError(error)) || unexpectedError();
       }
       lease.reservedMillicents -= total;
+      if (account.balanceLowId) {
+        await balanceLowEvent(this.services.prisma, account.balanceLowId)
+          .then((event) => this.services.bus.publish(event))
+          .catch((error) => this.services.logger.error({ err: error, orgId }, 'low balance notice failed'));
+      }
       if (account.softCapCents !== null && account.periodSpendMillicents >= BigInt(account.softCapCents) * millicentsPerCent && account.softCapNotifiedPeriod !== account.period) {
         await this.notifySoftCap(orgId).catch((error) => this.services.logger.error({ err: error, orgId }, 'soft cap notice failed'));
       }
@@ -198,13 +204,15 @@ export class Admission {
    * month's spend and this instance's reservation (which no longer holds what is now spent). The
    * account's row, which every settlement of the organization queues on, is held only while the
    * statement runs; the row's own update orders the entries, so each balanceAfter is the running sum.
+   * `balanceLowId`: the billing.balance_low event the statement wrote, when it took the balance below the threshold.
    */
-  private async writeCharges(orgId: string, charges: PendingCharge[], total: bigint): Promise<AccountRow> {
+  private async writeCharges(orgId: string, charges: PendingCharge[], total: bigint): Promise<AccountRow & { balanceLowId: string | null }> {
     const now = new Date().toISOString();
     const rows = JSON.stringify(charges.map((c) => ({ r: c.requestId, m: c.meterClass, u: c.units, c: c.millicents.toString(), a: c.at.toISOString() })));
     const entryId = newId('ctx');
     const period = currentPeriod();
-    const [account] = await this.services.prisma.$queryRaw<AccountRow[]>`
+    const balanceLow = insertBalanceLow(orgId, Prisma.raw('account'), total);
+    const [account] = await this.services.prisma.$queryRaw<(AccountRow & { balanceLowId: string | null })[]>`
       WITH account AS (
         UPDATE "BillingAccount"
         SET "balanceMillicents" = "balanceMillicents" - ${total.toString()}::bigint,
@@ -225,8 +233,8 @@ export class Admission {
       ), held AS (
         UPDATE "CreditReservation" SET "millicents" = "millicents" - ${total.toString()}::bigint
         WHERE "orgId" = ${orgId} AND "instanceId" = ${this.instanceId}
-      )
-      SELECT * FROM account`;
+      ), fell AS (${balanceLow.sql})
+      SELECT account.*, (SELECT "id" FROM fell) AS "balanceLowId" FROM account`;
     // the account is made with the first reservation, so it is there
     if (!account) throw new Error(`no billing account for ${orgId}`);
     return account;
@@ -368,6 +376,8 @@ export class Admission {
     if (softCapReached) {
       events.push(await recordEvent(tx, 'billing.soft_cap_reached', orgId, { period: account.period, softCapCents: account.softCapCents!, periodSpendMillicents: Number(spend) }));
     }
+    const balanceLow = insertBalanceLow(orgId, Prisma.sql`"BillingAccount"`, total);
+    if ((await tx.$queryRaw<{ id: string }[]>(balanceLow.sql)).length) events.push(await balanceLowEvent(tx, balanceLow.id));
     account.balanceMillicents = entry!.balanceAfterMillicents;
     account.periodSpendMillicents = spend;
   }

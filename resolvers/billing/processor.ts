@@ -2,6 +2,7 @@
 // payment methods, checkout and the billing portal. Credit is added only when the processor
 // confirms a payment (creditTopUp, from its webhook or an off-session confirmation). Without
 // STRIPE_SECRET_KEY these answer 503 payment_processor_unavailable and write nothing.
+import { inSpan, SpanKind } from '../../core/tracing.ts';
 import Stripe from 'stripe';
 import type { Config } from '../../core/config.ts';
 import { ApiError } from '../../core/errors.ts';
@@ -41,7 +42,7 @@ function client(config: Config): Stripe {
 /** Runs a processor call; an outage or a processor-side failure is 503, never half a write. */
 async function processorCall<T>(what: string, call: () => Promise<T>): Promise<T> {
   try {
-    return await call();
+    return await inSpan(`payment processor: ${what}`, { 'ids.processor.call': what }, call, SpanKind.CLIENT);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     if (error instanceof Stripe.errors.StripeCardError) throw error;

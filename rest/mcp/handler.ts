@@ -6,7 +6,7 @@ import { authenticate } from '../../resolvers/authenticate.ts';
 import type { Context, Services } from '../../resolvers/context.ts';
 import { ApiError, clipped, toApiError } from '../../core/errors.ts';
 import { nestedDeeperThan, tooDeepError } from '../../core/json.ts';
-import { locals, noteCaller } from '../../catalogue/requestContext.ts';
+import { locals, noteCaller, resumeTracedContext } from '../../catalogue/requestContext.ts';
 import type { Route } from '../../catalogue/route.ts';
 import { CircuitBreaker } from './breaker.ts';
 import { getPrompt, listPrompts } from './prompts.ts';
@@ -66,7 +66,7 @@ export function mcpRouter(services: Services, routes: Route[]): Router {
     send(res, error.httpStatus, rpcError(id, error, locals(res).requestId));
   };
 
-  router.post('/mcp', express.text({ type: () => true, limit: '1mb' }), async (req, res) => {
+  router.post('/mcp', express.text({ type: () => true, limit: '1mb' }), resumeTracedContext, async (req, res) => {
     const arrivedAt = Date.now();
     const requestId = locals(res).requestId;
     if (!originAllowed(req.get('origin'), services)) return fail(res, null, new McpError(403, rpcCodes.invalidRequest, 'invalid_request', 'Origin not allowed.'));

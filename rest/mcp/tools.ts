@@ -51,7 +51,7 @@ export function listTools(tools: Map<string, Route>, principal: Principal | null
     description: [route.summary, route.description].filter(Boolean).join('. '),
     inputSchema: jsonSchema(argumentsSchema(route)),
     outputSchema: jsonSchema(route.response),
-    annotations: { title: route.summary, readOnlyHint: route.method === 'GET' && !route.changesState, idempotentHint: route.method === 'GET' && !route.changesState, destructiveHint: false, openWorldHint: false },
+    annotations: { title: route.summary, readOnlyHint: route.method === 'GET' && !route.changesState, idempotentHint: route.method === 'GET' && !route.changesState, destructiveHint: route.method === 'DELETE', openWorldHint: false },
   }));
 }
 

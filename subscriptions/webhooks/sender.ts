@@ -1,6 +1,7 @@
 // Outbound HTTP for webhook deliveries. Receiver URLs are chosen by customers, so every request
 // is guarded against server-side request forgery: the host must resolve only to public
 // addresses, and the connection goes to exactly the address that was checked.
+import { inSpan, SpanKind } from '../../core/tracing.ts';
 import dns from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
@@ -140,7 +141,12 @@ function pinnedLookup(addresses: string[]): net.LookupFunction {
 
 type Response = Pick<SendResult, 'status' | 'headers' | 'bodyExcerpt'>;
 
+/** the receiver's host only: a webhook URL's path or query may hold the customer's own token */
 function post(url: URL, addresses: string[], input: SendInput, signal: AbortSignal): Promise<Response> {
+  return inSpan(`POST ${url.host}`, { 'http.request.method': 'POST', 'server.address': url.host }, () => postOnce(url, addresses, input, signal), SpanKind.CLIENT);
+}
+
+function postOnce(url: URL, addresses: string[], input: SendInput, signal: AbortSignal): Promise<Response> {
   const request = url.protocol === 'https:' ? https.request : http.request;
   // http.request applies these with setHeader, which ignores case: a caller's Content-Type replaces ours.
   const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT, ...input.headers };

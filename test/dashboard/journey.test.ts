@@ -4,7 +4,7 @@
 // signs out; the one-time link signs in by itself; refusals (403, 402) say what to do. Every page
 // is screenshot (test-results/dashboard/) and checked by axe-core, at desktop width and 375 px, and
 // nothing may violate the Content-Security-Policy.
-import type { Browser, BrowserContext, Page } from 'puppeteer-core';
+import type { Browser, BrowserContext, HTTPResponse, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { issueApiKey } from '../../resolvers/apiKeys.ts';
 import { createSignInLink } from '../../resolvers/accounts/links.ts';
@@ -98,7 +98,19 @@ describe('the dashboard in a browser', { timeout: 60_000 }, () => {
 
   it('shows the Overview: plan, billing, credit, quota gauges, request charts and the latest errors', async () => {
     // a request the service refuses, to be listed among the latest errors
-    expect((await call(t, 'GET', '/v1/entities?limit=500', { headers: { cookie } })).status).toBe(400);
+    const refused = await call(t, 'GET', '/v1/entities?limit=500', { headers: { cookie } });
+    expect(refused.status).toBe(400);
+    // its record is written just after the answer; the page is opened once it is
+    await eventually('the refused request\'s record', () => t.service.services.prisma.requestRecord.findUnique({ where: { id: refused.headers.get('request-id')! } }));
+    // the graph's answer to the page's own request, which its usage and ingest panels draw
+    const overviewAnswer = new Promise<any>((resolve) => {
+      const onResponse = (response: HTTPResponse) => {
+        if (!response.url().endsWith('/graphql') || !response.request().postData()?.includes('"operationName":"OverviewPage"')) return;
+        page.off('response', onResponse);
+        resolve(response.json());
+      };
+      page.on('response', onResponse);
+    });
     await (await byName(page, 'Overview', 'link')).click();
     await waitForHeading(page, 'Overview');
     await byName(page, 'Quota windows', 'heading');
@@ -114,6 +126,29 @@ describe('the dashboard in a browser', { timeout: 60_000 }, () => {
     await page.waitForSelector('.chart-plot canvas');
     const errors = await byName(page, 'Latest errors', 'region');
     expect(await errors.evaluate((region) => region.textContent)).toMatch(/400.*invalid_query_parameter.*GET \/v1\/entities/);
+
+    // requests, units, cost and errors per meter class and per day: the graph's usageAnalytics
+    await byName(page, 'Requests, cost and errors', 'heading');
+    const { data } = await overviewAnswer;
+    const count = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+    const money = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+    const cells = (g: { requests: number; units: number; chargedMillicents: number; errors4xx: number; errors5xx: number }) => [count.format(g.requests), count.format(g.units), money.format(g.chargedMillicents / 100_000), count.format(g.errors4xx), count.format(g.errors5xx)];
+    const tableRows = (table: string) => page.$$eval(`table.${table} tbody tr, table.${table} tfoot tr`, (rows) => rows.map((r) => [...r.children].map((c) => c.textContent?.trim() ?? '')));
+    expect(await tableRows('usage-analytics-classes')).toEqual([...data.byClass.rows.map((g: any) => [g.meterClass, ...cells(g)]), ['Total', ...cells(data.byClass.totals)]]);
+    expect(await tableRows('usage-analytics-days')).toEqual([...data.byDay.rows.map((g: any) => [g.day, ...cells(g)]), ['Total', ...cells(data.byDay.totals)]]);
+    // the refused read is counted as an unmetered 4xx, as the graph counts it when asked again
+    const asPerson = { cookie, origin: base, 'x-ids-csrf': '1' };
+    const again = await call(t, 'POST', '/graphql', { headers: asPerson, body: { query: '{ usageAnalytics(groupBy: [meter_class], meterClass: "unmetered") { rows { meterClass requests errors4xx } } }' } });
+    const unmetered = data.byClass.rows.find((g: any) => g.meterClass === 'unmetered');
+    expect(again.body.data.usageAnalytics.rows).toEqual([{ meterClass: 'unmetered', requests: unmetered.requests, errors4xx: unmetered.errors4xx }]);
+    expect(unmetered.errors4xx).toBeGreaterThanOrEqual(1);
+
+    // what the data holds and whether a load is running: the graph's ingestStatus
+    await byName(page, 'Data held', 'heading');
+    const ingest = await call(t, 'POST', '/graphql', { headers: asPerson, body: { query: '{ ingestStatus { state running { id } } }' } });
+    expect(ingest.body.data.ingestStatus.state).toBe(data.ingestStatus.state);
+    const words = { running: 'A load is running.', idle: 'No load is running.', never_run: 'Nothing has been loaded into this service’s database yet.' } as Record<string, string>;
+    expect(await page.$eval('.ingest-state', (p) => p.textContent)).toBe(words[data.ingestStatus.state]);
     await checkPage(page, '03-overview');
   });
 

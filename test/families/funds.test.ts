@@ -221,7 +221,7 @@ describe.runIf(hasCorpus)('funds: N-CEN series and N-PORT portfolios', { timeout
 
   it('every funds route is an MCP tool', async () => {
     const funds = routes.filter((r) => r.path.startsWith('/v1/funds'));
-    expect(funds.map((r) => r.name).sort()).toEqual(['funds_holdings_list', 'funds_list', 'funds_series_holdings_list']);
+    expect(funds.map((r) => r.name).sort()).toEqual(['fund_letters_get', 'fund_letters_list', 'funds_holdings_list', 'funds_list', 'funds_series_holdings_list']);
     const response = await fetch(`${t.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key },

@@ -31,6 +31,13 @@ async function syntheticAmendments(): Promise<Record<string, string>> {
   return { 'forms/13dg/SC13D_test-issuer.xml': original, 'forms/13dg/SC13DA_test-issuer.xml': amended };
 }
 
+/** The real 13D moved to a test issuer whose stated CUSIP is Alphabet's class C: the 13F rows of either Alphabet class are its holders. */
+const holderIssuer = { cik: '0009990202', cusip: '02079K305' };
+async function holderStatement(): Promise<Record<string, string>> {
+  const text = (await corpusFile('forms/13dg/SC13D_schedule13d.xml')).replace('<issuerCIK>0001422142</issuerCIK>', `<issuerCIK>${holderIssuer.cik}</issuerCIK>`).replace('<issuerCUSIP>00032Q104</issuerCUSIP>', `<issuerCUSIP>${holderIssuer.cusip}</issuerCUSIP>`);
+  return { 'forms/13dg/SC13D_holder-issuer.xml': text };
+}
+
 function subsetSource(extra: Record<string, string>): Source {
   return {
     describe: () => 'ownership corpus subset',
@@ -62,7 +69,7 @@ describe.runIf(hasCorpus)('ownership: 13F and Schedule 13D/G', { timeout: 60_000
   beforeAll(async () => {
     t = await startIsolatedService();
     ({ key } = await orgWithKey(t, 'Ownership readers', 'team'));
-    const summary = await runIngest(t.service.services, subsetSource(await syntheticAmendments()));
+    const summary = await runIngest(t.service.services, subsetSource({ ...(await syntheticAmendments()), ...(await holderStatement()) }));
     expect(summary).toMatchObject({ failed: 0 });
   }, 300_000);
   afterAll(() => t?.close());
@@ -244,6 +251,31 @@ describe.runIf(hasCorpus)('ownership: 13F and Schedule 13D/G', { timeout: 60_000
     expect(second.body.data[0].id).not.toBe(first.body.data[0].id);
   });
 
+  it('an issuer\'s 13F holders: every information-table row whose CUSIP has the issuer number its 13D states, largest value first, cited', async () => {
+    // the rows of the held tables with Alphabet's issuer number (either class), read from the files themselves
+    const issuerNumber = holderIssuer.cusip.slice(0, 6);
+    const tables = await Promise.all(corpusKeys.filter((k) => k.startsWith('forms/13f/') && !k.includes('primarydoc')).map((k) => corpusFile(k)));
+    const expected = tables.flatMap((text) => numberIn(text, 'cusip').filter((c) => c.toUpperCase().startsWith(issuerNumber)));
+    expect(new Set(expected).size).toBe(2);
+    const page = await get(`/v1/ownership/13f/holders?cik=${holderIssuer.cik}&limit=100`);
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    expect(page.body).toMatchObject({ object: 'list', issuerCik: holderIssuer.cik, issuerCusips: [holderIssuer.cusip], managersRead: 4, hasMore: false });
+    expect(page.body.data.map((h: { cusip: string }) => h.cusip).sort()).toEqual([...expected].sort());
+    expect(page.body.data.every((h: { matchedBy: string; object: string }) => h.matchedBy === 'cusip' && h.object === 'institutional_holder')).toBe(true);
+    const values = page.body.data.map((h: { valueUsd: number }) => h.valueUsd);
+    expect(values).toEqual([...values].sort((a, b) => b - a));
+    expectCited(page.body.data);
+    // the same rows as each manager's holdings list them
+    const [one] = page.body.data;
+    const holdings = await get(`/v1/ownership/13f/holdings?manager_cik=${one.managerCik}&cusip=${one.cusip}`);
+    expect(holdings.body.data.map((h: { id: string; valueUsd: number }) => ({ id: h.id, valueUsd: h.valueUsd }))).toContainEqual({ id: one.id, valueUsd: one.valueUsd });
+    // an issuer no held table lists is an empty list, not an error
+    const none = await get('/v1/ownership/13f/holders?cik=1422142');
+    expect(none.body).toMatchObject({ data: [], hasMore: false, managersRead: 4 });
+    expectEnvelope(await get('/v1/ownership/13f/holders?ticker=NOSUCHCO'), 404, 'entity_not_found');
+    expectEnvelope(await get('/v1/ownership/13f/holders'), 400, 'invalid_query_parameter');
+  });
+
   it('unknown identifiers are 404 entity_not_found; bad parameters the 400 envelope', async () => {
     expectEnvelope(await get('/v1/ownership/13f/holdings?manager_cik=9999999999'), 404, 'entity_not_found');
     expectEnvelope(await get('/v1/ownership/13f/filings?manager_cik=9999999999'), 404, 'entity_not_found');
@@ -259,7 +291,7 @@ describe.runIf(hasCorpus)('ownership: 13F and Schedule 13D/G', { timeout: 60_000
 
   it('every ownership route is an MCP tool', async () => {
     const ownership = routes.filter((r) => r.path.startsWith('/v1/ownership'));
-    expect(ownership.map((r) => r.name).sort()).toEqual(['ownership_13f_filings_list', 'ownership_13f_holdings_list', 'ownership_beneficial_owners_list']);
+    expect(ownership.map((r) => r.name).sort()).toEqual(['ownership_13f_filings_list', 'ownership_13f_holders_list', 'ownership_13f_holdings_list', 'ownership_beneficial_owners_list']);
     const response = await fetch(`${t.url}/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': key },

@@ -95,6 +95,7 @@ export function Header(props: { me: FragmentType<typeof HeaderFragment> }) {
           <NavLink to="/monitors">Monitors</NavLink>
           <NavLink to="/search">Search</NavLink>
           <NavLink to="/filings">Filings</NavLink>
+          <NavLink to="/portfolio">Portfolio lab</NavLink>
           <NavLink to="/billing">Billing</NavLink>
           <NavLink to="/members">Members</NavLink>
           <NavLink to="/alerts">Alerts</NavLink>

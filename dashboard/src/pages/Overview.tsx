@@ -1,12 +1,16 @@
 // Overview: the plan and billing state, credit, every quota window as a gauge, requests per meter
-// class over the last 24 hours and 30 days, and the latest errors. One GraphQL request, charged
+// class over the last 24 hours and 30 days, requests, cost and errors per meter class and per day
+// (usage analytics), what the data holds and whether a load is running (ingest status), and the
+// latest errors. One GraphQL request, charged
 // to the free platform class: an organization whose data requests are refused (402) still sees
 // all of it, and why, and where to pay.
 import { useQuery } from 'urql';
+import { IngestStatusPanel } from '../components/IngestStatusPanel.tsx';
 import { RecentErrors } from '../components/RecentErrors.tsx';
 import { QuotaGauge } from '../components/QuotaGauge.tsx';
 import { Link } from 'react-router';
 import { Loading, ProblemNotice, useTitle } from '../components/States.tsx';
+import { UsageAnalyticsTable } from '../components/UsageAnalyticsTables.tsx';
 import { UsageChart } from '../components/UsageChart.tsx';
 import { formatMoney, formatNumber, humanize } from '../format.ts';
 import { graphql } from '../gql';
@@ -51,6 +55,15 @@ const OverviewQuery = graphql(`
     }
     month: requestUsage(range: last_30_days) {
       ...UsageChart
+    }
+    byClass: usageAnalytics(groupBy: [meter_class]) {
+      ...UsageAnalyticsTable
+    }
+    byDay: usageAnalytics(groupBy: [day]) {
+      ...UsageAnalyticsTable
+    }
+    ingestStatus {
+      ...IngestStatusPanel
     }
     recentRequests(first: 10, errorsOnly: true) {
       ...RecentError
@@ -148,6 +161,19 @@ export function OverviewPage() {
               <UsageChart usage={data.day} title="Last 24 hours" />
               <UsageChart usage={data.month} title="Last 30 days" />
             </div>
+          </section>
+
+          <section aria-labelledby="analytics-heading">
+            <h2 id="analytics-heading">Requests, cost and errors</h2>
+            <div className="charts">
+              <UsageAnalyticsTable usage={data.byClass} by="meterClass" title="Per meter class" />
+              <UsageAnalyticsTable usage={data.byDay} by="day" title="Per day" />
+            </div>
+          </section>
+
+          <section aria-labelledby="ingest-heading">
+            <h2 id="ingest-heading">Data held</h2>
+            <IngestStatusPanel status={data.ingestStatus} />
           </section>
 
           <section aria-labelledby="errors-heading">

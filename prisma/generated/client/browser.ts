@@ -263,6 +263,12 @@ export type IdempotencyRecord = Prisma.IdempotencyRecordModel
  */
 export type Monitor = Prisma.MonitorModel
 /**
+ * Model Strategy
+ * A saved portfolio strategy of an organization: what it holds (fixed weights or a factor tilt), when it
+ * rebalances and within which constraints. Its backtests are artifacts (kind strategy_backtest).
+ */
+export type Strategy = Prisma.StrategyModel
+/**
  * Model MonitorEmail
  * A digest email of one monitor match, written with its monitor.matched event and sent by the
  * email worker (at least once; the Message-ID stays the same across retries).

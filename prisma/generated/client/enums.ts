@@ -12,7 +12,8 @@
 export const QuotaPeriod = {
   minute: 'minute',
   hour: 'hour',
-  day: 'day'
+  day: 'day',
+  month: 'month'
 } as const
 
 export type QuotaPeriod = (typeof QuotaPeriod)[keyof typeof QuotaPeriod]

@@ -79,6 +79,7 @@ export function AutoTopupForm(props: { credits: FragmentType<typeof AutoTopupFra
       {autoTopup.inFlight ? <p className="muted">An automatic top-up is with the payment processor now.</p> : null}
       {autoTopup.paused ? <p className="note">Paused after a failed automatic top-up: it resumes with the next top-up or a change here.</p> : null}
       {!props.hasPaymentMethod ? <p className="muted">Auto-top-up charges a saved card: add one under “Payment methods”.</p> : null}
+      <p className="muted">Charged requests that take the balance below the threshold also raise a low-balance alert (Alerts), with auto-top-up on or off.</p>
       <form onSubmit={(e) => void submit(e)} noValidate aria-label="Auto-top-up settings">
         <div className="check">
           <input id={ids.enabled} type="checkbox" checked={enabled} disabled={locked} onChange={(e) => setEnabled(e.target.checked)} />

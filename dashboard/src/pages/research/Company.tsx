@@ -1,12 +1,13 @@
 // A company's page (/dashboard/companies/{cik}): its profile, what the service holds of it and
 // what it does not ("Coverage"), and tabs, each a URL (?tab=): its filings, its financial
-// statements, its revenue by segment, its 8-K events, and insider transactions and beneficial
-// owners. Every figure links to the filing it was read from, opened in the reader.
+// statements, its revenue by segment, its 8-K events, its dilution score and records, and insider
+// transactions, proposed sales and owners. Every figure links to the filing it was read from, opened in the reader.
 import { useRef, type KeyboardEvent } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { Loading, ProblemNotice, useTitle } from '../../components/States.tsx';
 import { graphql } from '../../gql';
+import { CompanyDilution } from './CompanyDilution.tsx';
 import { CompanyEvents } from './CompanyEvents.tsx';
 import { CompanyFilings } from './CompanyFilings.tsx';
 import { CompanyInsiders } from './CompanyInsiders.tsx';
@@ -77,6 +78,7 @@ export const tabs = [
   { key: 'financials', label: 'Financials' },
   { key: 'segments', label: 'Segments' },
   { key: 'events', label: 'Events' },
+  { key: 'dilution', label: 'Dilution' },
   { key: 'insiders', label: 'Insiders and ownership' },
 ] as const;
 export type TabKey = (typeof tabs)[number]['key'];
@@ -217,6 +219,7 @@ export function CompanyPage() {
         {tab === 'financials' ? <Financials cik={entity.cik} /> : null}
         {tab === 'segments' ? <CompanySegments cik={entity.cik} /> : null}
         {tab === 'events' ? <CompanyEvents cik={entity.cik} /> : null}
+        {tab === 'dilution' ? <CompanyDilution cik={entity.cik} /> : null}
         {tab === 'insiders' ? <CompanyInsiders cik={entity.cik} /> : null}
       </div>
     </>

@@ -27,6 +27,9 @@ export function formatDecimal(value: string): string {
   return `${sign}${grouped}${fraction ? `.${fraction}` : ''}`;
 }
 
+/** A number a filing states, in full (11588537.76 → 11,588,537.76): never rounded for display. */
+export const formatFiled = (value: number) => formatDecimal(String(value));
+
 /** The form families a company's filings are counted by on its page, in the order shown. */
 const families: { name: string; one: string; test: RegExp }[] = [
   { name: 'annual reports', one: 'annual report', test: /^(10-K|10-KT|10-K405|20-F|40-F)(\/A)?$/ },

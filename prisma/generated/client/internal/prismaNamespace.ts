@@ -441,6 +441,7 @@ export const ModelName = {
   ProcessorEvent: 'ProcessorEvent',
   IdempotencyRecord: 'IdempotencyRecord',
   Monitor: 'Monitor',
+  Strategy: 'Strategy',
   MonitorEmail: 'MonitorEmail',
   Artifact: 'Artifact',
   MarketSource: 'MarketSource',
@@ -466,7 +467,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "session" | "authChallenge" | "invitation" | "auditEntry" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "filingDocument" | "alertAcknowledgement" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket" | "billingAccount" | "creditReservation" | "ledgerEntry" | "requestCharge" | "topUp" | "paymentMethod" | "processorEvent" | "idempotencyRecord" | "monitor" | "monitorEmail" | "artifact" | "marketSource" | "priceBar" | "factorReturn" | "macroSeries" | "macroObservation" | "dilutionRecord" | "dilutionProfile" | "sponsorToken"
+    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "session" | "authChallenge" | "invitation" | "auditEntry" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "filingDocument" | "alertAcknowledgement" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket" | "billingAccount" | "creditReservation" | "ledgerEntry" | "requestCharge" | "topUp" | "paymentMethod" | "processorEvent" | "idempotencyRecord" | "monitor" | "strategy" | "monitorEmail" | "artifact" | "marketSource" | "priceBar" | "factorReturn" | "macroSeries" | "macroObservation" | "dilutionRecord" | "dilutionProfile" | "sponsorToken"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -3726,6 +3727,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    Strategy: {
+      payload: Prisma.$StrategyPayload<ExtArgs>
+      fields: Prisma.StrategyFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.StrategyFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StrategyPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.StrategyFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StrategyPayload>
+        }
+        findFirst: {
+          args: Prisma.StrategyFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StrategyPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.StrategyFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StrategyPayload>
+        }
+        findMany: {
+          args: Prisma.StrategyFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StrategyPayload>[]
+        }
+        create: {
+          args: Prisma.StrategyCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StrategyPayload>
+        }
+        createMany: {
+          args: Prisma.StrategyCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.StrategyCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StrategyPayload>[]
+        }
+        delete: {
+          args: Prisma.StrategyDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StrategyPayload>
+        }
+        update: {
+          args: Prisma.StrategyUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StrategyPayload>
+        }
+        deleteMany: {
+          args: Prisma.StrategyDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.StrategyUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.StrategyUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StrategyPayload>[]
+        }
+        upsert: {
+          args: Prisma.StrategyUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$StrategyPayload>
+        }
+        aggregate: {
+          args: Prisma.StrategyAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateStrategy>
+        }
+        groupBy: {
+          args: Prisma.StrategyGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StrategyGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.StrategyCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.StrategyCountAggregateOutputType> | number
+        }
+      }
+    }
     MonitorEmail: {
       payload: Prisma.$MonitorEmailPayload<ExtArgs>
       fields: Prisma.MonitorEmailFieldRefs
@@ -4697,6 +4772,7 @@ export const RequestRecordScalarFieldEnum = {
   meterClass: 'meterClass',
   cost: 'cost',
   durationMs: 'durationMs',
+  spans: 'spans',
   createdAt: 'createdAt'
 } as const
 
@@ -5182,6 +5258,22 @@ export const MonitorScalarFieldEnum = {
 } as const
 
 export type MonitorScalarFieldEnum = (typeof MonitorScalarFieldEnum)[keyof typeof MonitorScalarFieldEnum]
+
+
+export const StrategyScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  name: 'name',
+  description: 'description',
+  kind: 'kind',
+  definition: 'definition',
+  version: 'version',
+  createdBy: 'createdBy',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type StrategyScalarFieldEnum = (typeof StrategyScalarFieldEnum)[keyof typeof StrategyScalarFieldEnum]
 
 
 export const MonitorEmailScalarFieldEnum = {
@@ -5724,6 +5816,7 @@ export type GlobalOmitConfig = {
   processorEvent?: Prisma.ProcessorEventOmit
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
   monitor?: Prisma.MonitorOmit
+  strategy?: Prisma.StrategyOmit
   monitorEmail?: Prisma.MonitorEmailOmit
   artifact?: Prisma.ArtifactOmit
   marketSource?: Prisma.MarketSourceOmit

@@ -95,6 +95,7 @@ export const ModelName = {
   ProcessorEvent: 'ProcessorEvent',
   IdempotencyRecord: 'IdempotencyRecord',
   Monitor: 'Monitor',
+  Strategy: 'Strategy',
   MonitorEmail: 'MonitorEmail',
   Artifact: 'Artifact',
   MarketSource: 'MarketSource',
@@ -315,6 +316,7 @@ export const RequestRecordScalarFieldEnum = {
   meterClass: 'meterClass',
   cost: 'cost',
   durationMs: 'durationMs',
+  spans: 'spans',
   createdAt: 'createdAt'
 } as const
 
@@ -800,6 +802,22 @@ export const MonitorScalarFieldEnum = {
 } as const
 
 export type MonitorScalarFieldEnum = (typeof MonitorScalarFieldEnum)[keyof typeof MonitorScalarFieldEnum]
+
+
+export const StrategyScalarFieldEnum = {
+  id: 'id',
+  orgId: 'orgId',
+  name: 'name',
+  description: 'description',
+  kind: 'kind',
+  definition: 'definition',
+  version: 'version',
+  createdBy: 'createdBy',
+  createdAt: 'createdAt',
+  updatedAt: 'updatedAt'
+} as const
+
+export type StrategyScalarFieldEnum = (typeof StrategyScalarFieldEnum)[keyof typeof StrategyScalarFieldEnum]
 
 
 export const MonitorEmailScalarFieldEnum = {

@@ -236,6 +236,7 @@ export type OrganizationWhereInput = {
   invitations?: Prisma.InvitationListRelationFilter
   auditEntries?: Prisma.AuditEntryListRelationFilter
   alertAcknowledgements?: Prisma.AlertAcknowledgementListRelationFilter
+  strategies?: Prisma.StrategyListRelationFilter
 }
 
 export type OrganizationOrderByWithRelationInput = {
@@ -263,6 +264,7 @@ export type OrganizationOrderByWithRelationInput = {
   invitations?: Prisma.InvitationOrderByRelationAggregateInput
   auditEntries?: Prisma.AuditEntryOrderByRelationAggregateInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementOrderByRelationAggregateInput
+  strategies?: Prisma.StrategyOrderByRelationAggregateInput
 }
 
 export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
@@ -293,6 +295,7 @@ export type OrganizationWhereUniqueInput = Prisma.AtLeast<{
   invitations?: Prisma.InvitationListRelationFilter
   auditEntries?: Prisma.AuditEntryListRelationFilter
   alertAcknowledgements?: Prisma.AlertAcknowledgementListRelationFilter
+  strategies?: Prisma.StrategyListRelationFilter
 }, "id" | "externalId">
 
 export type OrganizationOrderByWithAggregationInput = {
@@ -351,6 +354,7 @@ export type OrganizationCreateInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateInput = {
@@ -377,6 +381,7 @@ export type OrganizationUncheckedCreateInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUpdateInput = {
@@ -403,6 +408,7 @@ export type OrganizationUpdateInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateInput = {
@@ -429,6 +435,7 @@ export type OrganizationUncheckedUpdateInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyInput = {
@@ -738,6 +745,20 @@ export type OrganizationUpdateOneRequiredWithoutMonitorsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutMonitorsInput, Prisma.OrganizationUpdateWithoutMonitorsInput>, Prisma.OrganizationUncheckedUpdateWithoutMonitorsInput>
 }
 
+export type OrganizationCreateNestedOneWithoutStrategiesInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutStrategiesInput, Prisma.OrganizationUncheckedCreateWithoutStrategiesInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutStrategiesInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+}
+
+export type OrganizationUpdateOneRequiredWithoutStrategiesNestedInput = {
+  create?: Prisma.XOR<Prisma.OrganizationCreateWithoutStrategiesInput, Prisma.OrganizationUncheckedCreateWithoutStrategiesInput>
+  connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutStrategiesInput
+  upsert?: Prisma.OrganizationUpsertWithoutStrategiesInput
+  connect?: Prisma.OrganizationWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.OrganizationUpdateToOneWithWhereWithoutStrategiesInput, Prisma.OrganizationUpdateWithoutStrategiesInput>, Prisma.OrganizationUncheckedUpdateWithoutStrategiesInput>
+}
+
 export type OrganizationCreateNestedOneWithoutArtifactsInput = {
   create?: Prisma.XOR<Prisma.OrganizationCreateWithoutArtifactsInput, Prisma.OrganizationUncheckedCreateWithoutArtifactsInput>
   connectOrCreate?: Prisma.OrganizationCreateOrConnectWithoutArtifactsInput
@@ -789,6 +810,7 @@ export type OrganizationCreateWithoutPlanInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutPlanInput = {
@@ -814,6 +836,7 @@ export type OrganizationUncheckedCreateWithoutPlanInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutPlanInput = {
@@ -881,6 +904,7 @@ export type OrganizationCreateWithoutQuotasInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutQuotasInput = {
@@ -906,6 +930,7 @@ export type OrganizationUncheckedCreateWithoutQuotasInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutQuotasInput = {
@@ -947,6 +972,7 @@ export type OrganizationUpdateWithoutQuotasInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutQuotasInput = {
@@ -972,6 +998,7 @@ export type OrganizationUncheckedUpdateWithoutQuotasInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMembershipsInput = {
@@ -997,6 +1024,7 @@ export type OrganizationCreateWithoutMembershipsInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMembershipsInput = {
@@ -1022,6 +1050,7 @@ export type OrganizationUncheckedCreateWithoutMembershipsInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMembershipsInput = {
@@ -1063,6 +1092,7 @@ export type OrganizationUpdateWithoutMembershipsInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
@@ -1088,6 +1118,7 @@ export type OrganizationUncheckedUpdateWithoutMembershipsInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutInvitationsInput = {
@@ -1113,6 +1144,7 @@ export type OrganizationCreateWithoutInvitationsInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutInvitationsInput = {
@@ -1138,6 +1170,7 @@ export type OrganizationUncheckedCreateWithoutInvitationsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutInvitationsInput = {
@@ -1179,6 +1212,7 @@ export type OrganizationUpdateWithoutInvitationsInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutInvitationsInput = {
@@ -1204,6 +1238,7 @@ export type OrganizationUncheckedUpdateWithoutInvitationsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutAuditEntriesInput = {
@@ -1229,6 +1264,7 @@ export type OrganizationCreateWithoutAuditEntriesInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutAuditEntriesInput = {
@@ -1254,6 +1290,7 @@ export type OrganizationUncheckedCreateWithoutAuditEntriesInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutAuditEntriesInput = {
@@ -1295,6 +1332,7 @@ export type OrganizationUpdateWithoutAuditEntriesInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutAuditEntriesInput = {
@@ -1320,6 +1358,7 @@ export type OrganizationUncheckedUpdateWithoutAuditEntriesInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutApiKeysInput = {
@@ -1345,6 +1384,7 @@ export type OrganizationCreateWithoutApiKeysInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutApiKeysInput = {
@@ -1370,6 +1410,7 @@ export type OrganizationUncheckedCreateWithoutApiKeysInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutApiKeysInput = {
@@ -1411,6 +1452,7 @@ export type OrganizationUpdateWithoutApiKeysInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
@@ -1436,6 +1478,7 @@ export type OrganizationUncheckedUpdateWithoutApiKeysInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutEventsInput = {
@@ -1461,6 +1504,7 @@ export type OrganizationCreateWithoutEventsInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutEventsInput = {
@@ -1486,6 +1530,7 @@ export type OrganizationUncheckedCreateWithoutEventsInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutEventsInput = {
@@ -1527,6 +1572,7 @@ export type OrganizationUpdateWithoutEventsInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutEventsInput = {
@@ -1552,6 +1598,7 @@ export type OrganizationUncheckedUpdateWithoutEventsInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutWebhooksInput = {
@@ -1577,6 +1624,7 @@ export type OrganizationCreateWithoutWebhooksInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutWebhooksInput = {
@@ -1602,6 +1650,7 @@ export type OrganizationUncheckedCreateWithoutWebhooksInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutWebhooksInput = {
@@ -1643,6 +1692,7 @@ export type OrganizationUpdateWithoutWebhooksInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
@@ -1668,6 +1718,7 @@ export type OrganizationUncheckedUpdateWithoutWebhooksInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutAlertAcknowledgementsInput = {
@@ -1693,6 +1744,7 @@ export type OrganizationCreateWithoutAlertAcknowledgementsInput = {
   sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutAlertAcknowledgementsInput = {
@@ -1718,6 +1770,7 @@ export type OrganizationUncheckedCreateWithoutAlertAcknowledgementsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutAlertAcknowledgementsInput = {
@@ -1759,6 +1812,7 @@ export type OrganizationUpdateWithoutAlertAcknowledgementsInput = {
   sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutAlertAcknowledgementsInput = {
@@ -1784,6 +1838,7 @@ export type OrganizationUncheckedUpdateWithoutAlertAcknowledgementsInput = {
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutStreamsInput = {
@@ -1809,6 +1864,7 @@ export type OrganizationCreateWithoutStreamsInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutStreamsInput = {
@@ -1834,6 +1890,7 @@ export type OrganizationUncheckedCreateWithoutStreamsInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutStreamsInput = {
@@ -1875,6 +1932,7 @@ export type OrganizationUpdateWithoutStreamsInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutStreamsInput = {
@@ -1900,6 +1958,7 @@ export type OrganizationUncheckedUpdateWithoutStreamsInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutBillingInput = {
@@ -1925,6 +1984,7 @@ export type OrganizationCreateWithoutBillingInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutBillingInput = {
@@ -1950,6 +2010,7 @@ export type OrganizationUncheckedCreateWithoutBillingInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutBillingInput = {
@@ -1991,6 +2052,7 @@ export type OrganizationUpdateWithoutBillingInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutBillingInput = {
@@ -2016,6 +2078,7 @@ export type OrganizationUncheckedUpdateWithoutBillingInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutMonitorsInput = {
@@ -2041,6 +2104,7 @@ export type OrganizationCreateWithoutMonitorsInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutMonitorsInput = {
@@ -2066,6 +2130,7 @@ export type OrganizationUncheckedCreateWithoutMonitorsInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutMonitorsInput = {
@@ -2107,6 +2172,7 @@ export type OrganizationUpdateWithoutMonitorsInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutMonitorsInput = {
@@ -2127,6 +2193,127 @@ export type OrganizationUncheckedUpdateWithoutMonitorsInput = {
   webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
   streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
   billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationCreateWithoutStrategiesInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
+  externalId?: string | null
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  plan: Prisma.PlanCreateNestedOneWithoutOrganizationsInput
+  apiKeys?: Prisma.ApiKeyCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationUncheckedCreateWithoutStrategiesInput = {
+  id: string
+  name: string
+  isDemo?: boolean
+  suspendedAt?: Date | string | null
+  suspendedReason?: string | null
+  externalId?: string | null
+  planKey: string
+  billingState: string
+  livemode?: boolean
+  createdAt?: Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedCreateNestedManyWithoutOrgInput
+  memberships?: Prisma.MembershipUncheckedCreateNestedManyWithoutOrgInput
+  quotas?: Prisma.OrgQuotaUncheckedCreateNestedManyWithoutOrgInput
+  events?: Prisma.EventUncheckedCreateNestedManyWithoutOrgInput
+  webhooks?: Prisma.WebhookEndpointUncheckedCreateNestedManyWithoutOrgInput
+  streams?: Prisma.StreamSubscriptionUncheckedCreateNestedManyWithoutOrgInput
+  billing?: Prisma.BillingAccountUncheckedCreateNestedOneWithoutOrgInput
+  monitors?: Prisma.MonitorUncheckedCreateNestedManyWithoutOrgInput
+  artifacts?: Prisma.ArtifactUncheckedCreateNestedManyWithoutOrgInput
+  sponsorTokens?: Prisma.SponsorTokenUncheckedCreateNestedManyWithoutOrgInput
+  invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
+  auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+}
+
+export type OrganizationCreateOrConnectWithoutStrategiesInput = {
+  where: Prisma.OrganizationWhereUniqueInput
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutStrategiesInput, Prisma.OrganizationUncheckedCreateWithoutStrategiesInput>
+}
+
+export type OrganizationUpsertWithoutStrategiesInput = {
+  update: Prisma.XOR<Prisma.OrganizationUpdateWithoutStrategiesInput, Prisma.OrganizationUncheckedUpdateWithoutStrategiesInput>
+  create: Prisma.XOR<Prisma.OrganizationCreateWithoutStrategiesInput, Prisma.OrganizationUncheckedCreateWithoutStrategiesInput>
+  where?: Prisma.OrganizationWhereInput
+}
+
+export type OrganizationUpdateToOneWithWhereWithoutStrategiesInput = {
+  where?: Prisma.OrganizationWhereInput
+  data: Prisma.XOR<Prisma.OrganizationUpdateWithoutStrategiesInput, Prisma.OrganizationUncheckedUpdateWithoutStrategiesInput>
+}
+
+export type OrganizationUpdateWithoutStrategiesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  plan?: Prisma.PlanUpdateOneRequiredWithoutOrganizationsNestedInput
+  apiKeys?: Prisma.ApiKeyUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUpdateManyWithoutOrgNestedInput
+  artifacts?: Prisma.ArtifactUpdateManyWithoutOrgNestedInput
+  sponsorTokens?: Prisma.SponsorTokenUpdateManyWithoutOrgNestedInput
+  invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
+  auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
+  alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+}
+
+export type OrganizationUncheckedUpdateWithoutStrategiesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  name?: Prisma.StringFieldUpdateOperationsInput | string
+  isDemo?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  suspendedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  suspendedReason?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  externalId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  planKey?: Prisma.StringFieldUpdateOperationsInput | string
+  billingState?: Prisma.StringFieldUpdateOperationsInput | string
+  livemode?: Prisma.BoolFieldUpdateOperationsInput | boolean
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  apiKeys?: Prisma.ApiKeyUncheckedUpdateManyWithoutOrgNestedInput
+  memberships?: Prisma.MembershipUncheckedUpdateManyWithoutOrgNestedInput
+  quotas?: Prisma.OrgQuotaUncheckedUpdateManyWithoutOrgNestedInput
+  events?: Prisma.EventUncheckedUpdateManyWithoutOrgNestedInput
+  webhooks?: Prisma.WebhookEndpointUncheckedUpdateManyWithoutOrgNestedInput
+  streams?: Prisma.StreamSubscriptionUncheckedUpdateManyWithoutOrgNestedInput
+  billing?: Prisma.BillingAccountUncheckedUpdateOneWithoutOrgNestedInput
+  monitors?: Prisma.MonitorUncheckedUpdateManyWithoutOrgNestedInput
   artifacts?: Prisma.ArtifactUncheckedUpdateManyWithoutOrgNestedInput
   sponsorTokens?: Prisma.SponsorTokenUncheckedUpdateManyWithoutOrgNestedInput
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
@@ -2157,6 +2344,7 @@ export type OrganizationCreateWithoutArtifactsInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutArtifactsInput = {
@@ -2182,6 +2370,7 @@ export type OrganizationUncheckedCreateWithoutArtifactsInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutArtifactsInput = {
@@ -2223,6 +2412,7 @@ export type OrganizationUpdateWithoutArtifactsInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutArtifactsInput = {
@@ -2248,6 +2438,7 @@ export type OrganizationUncheckedUpdateWithoutArtifactsInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateWithoutSponsorTokensInput = {
@@ -2273,6 +2464,7 @@ export type OrganizationCreateWithoutSponsorTokensInput = {
   invitations?: Prisma.InvitationCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationUncheckedCreateWithoutSponsorTokensInput = {
@@ -2298,6 +2490,7 @@ export type OrganizationUncheckedCreateWithoutSponsorTokensInput = {
   invitations?: Prisma.InvitationUncheckedCreateNestedManyWithoutOrgInput
   auditEntries?: Prisma.AuditEntryUncheckedCreateNestedManyWithoutOrgInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedCreateNestedManyWithoutOrgInput
+  strategies?: Prisma.StrategyUncheckedCreateNestedManyWithoutOrgInput
 }
 
 export type OrganizationCreateOrConnectWithoutSponsorTokensInput = {
@@ -2339,6 +2532,7 @@ export type OrganizationUpdateWithoutSponsorTokensInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutSponsorTokensInput = {
@@ -2364,6 +2558,7 @@ export type OrganizationUncheckedUpdateWithoutSponsorTokensInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationCreateManyPlanInput = {
@@ -2401,6 +2596,7 @@ export type OrganizationUpdateWithoutPlanInput = {
   invitations?: Prisma.InvitationUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateWithoutPlanInput = {
@@ -2426,6 +2622,7 @@ export type OrganizationUncheckedUpdateWithoutPlanInput = {
   invitations?: Prisma.InvitationUncheckedUpdateManyWithoutOrgNestedInput
   auditEntries?: Prisma.AuditEntryUncheckedUpdateManyWithoutOrgNestedInput
   alertAcknowledgements?: Prisma.AlertAcknowledgementUncheckedUpdateManyWithoutOrgNestedInput
+  strategies?: Prisma.StrategyUncheckedUpdateManyWithoutOrgNestedInput
 }
 
 export type OrganizationUncheckedUpdateManyWithoutPlanInput = {
@@ -2458,6 +2655,7 @@ export type OrganizationCountOutputType = {
   invitations: number
   auditEntries: number
   alertAcknowledgements: number
+  strategies: number
 }
 
 export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2473,6 +2671,7 @@ export type OrganizationCountOutputTypeSelect<ExtArgs extends runtime.Types.Exte
   invitations?: boolean | OrganizationCountOutputTypeCountInvitationsArgs
   auditEntries?: boolean | OrganizationCountOutputTypeCountAuditEntriesArgs
   alertAcknowledgements?: boolean | OrganizationCountOutputTypeCountAlertAcknowledgementsArgs
+  strategies?: boolean | OrganizationCountOutputTypeCountStrategiesArgs
 }
 
 /**
@@ -2569,6 +2768,13 @@ export type OrganizationCountOutputTypeCountAlertAcknowledgementsArgs<ExtArgs ex
   where?: Prisma.AlertAcknowledgementWhereInput
 }
 
+/**
+ * OrganizationCountOutputType without action
+ */
+export type OrganizationCountOutputTypeCountStrategiesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.StrategyWhereInput
+}
+
 
 export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -2595,6 +2801,7 @@ export type OrganizationSelect<ExtArgs extends runtime.Types.Extensions.Internal
   invitations?: boolean | Prisma.Organization$invitationsArgs<ExtArgs>
   auditEntries?: boolean | Prisma.Organization$auditEntriesArgs<ExtArgs>
   alertAcknowledgements?: boolean | Prisma.Organization$alertAcknowledgementsArgs<ExtArgs>
+  strategies?: boolean | Prisma.Organization$strategiesArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["organization"]>
 
@@ -2655,6 +2862,7 @@ export type OrganizationInclude<ExtArgs extends runtime.Types.Extensions.Interna
   invitations?: boolean | Prisma.Organization$invitationsArgs<ExtArgs>
   auditEntries?: boolean | Prisma.Organization$auditEntriesArgs<ExtArgs>
   alertAcknowledgements?: boolean | Prisma.Organization$alertAcknowledgementsArgs<ExtArgs>
+  strategies?: boolean | Prisma.Organization$strategiesArgs<ExtArgs>
   _count?: boolean | Prisma.OrganizationCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type OrganizationIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -2681,6 +2889,7 @@ export type $OrganizationPayload<ExtArgs extends runtime.Types.Extensions.Intern
     invitations: Prisma.$InvitationPayload<ExtArgs>[]
     auditEntries: Prisma.$AuditEntryPayload<ExtArgs>[]
     alertAcknowledgements: Prisma.$AlertAcknowledgementPayload<ExtArgs>[]
+    strategies: Prisma.$StrategyPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -3110,6 +3319,7 @@ export interface Prisma__OrganizationClient<T, Null = never, ExtArgs extends run
   invitations<T extends Prisma.Organization$invitationsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$invitationsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$InvitationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   auditEntries<T extends Prisma.Organization$auditEntriesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$auditEntriesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AuditEntryPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   alertAcknowledgements<T extends Prisma.Organization$alertAcknowledgementsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$alertAcknowledgementsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$AlertAcknowledgementPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  strategies<T extends Prisma.Organization$strategiesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.Organization$strategiesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StrategyPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -3854,6 +4064,30 @@ export type Organization$alertAcknowledgementsArgs<ExtArgs extends runtime.Types
   take?: number
   skip?: number
   distinct?: Prisma.AlertAcknowledgementScalarFieldEnum | Prisma.AlertAcknowledgementScalarFieldEnum[]
+}
+
+/**
+ * Organization.strategies
+ */
+export type Organization$strategiesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the Strategy
+   */
+  select?: Prisma.StrategySelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the Strategy
+   */
+  omit?: Prisma.StrategyOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.StrategyInclude<ExtArgs> | null
+  where?: Prisma.StrategyWhereInput
+  orderBy?: Prisma.StrategyOrderByWithRelationInput | Prisma.StrategyOrderByWithRelationInput[]
+  cursor?: Prisma.StrategyWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.StrategyScalarFieldEnum | Prisma.StrategyScalarFieldEnum[]
 }
 
 /**

@@ -83,6 +83,7 @@ export type RequestRecordCountAggregateOutputType = {
   meterClass: number
   cost: number
   durationMs: number
+  spans: number
   createdAt: number
   _all: number
 }
@@ -145,6 +146,7 @@ export type RequestRecordCountAggregateInputType = {
   meterClass?: true
   cost?: true
   durationMs?: true
+  spans?: true
   createdAt?: true
   _all?: true
 }
@@ -248,6 +250,7 @@ export type RequestRecordGroupByOutputType = {
   meterClass: string | null
   cost: number | null
   durationMs: number
+  spans: runtime.JsonValue | null
   createdAt: Date
   _count: RequestRecordCountAggregateOutputType | null
   _avg: RequestRecordAvgAggregateOutputType | null
@@ -287,6 +290,7 @@ export type RequestRecordWhereInput = {
   meterClass?: Prisma.StringNullableFilter<"RequestRecord"> | string | null
   cost?: Prisma.IntNullableFilter<"RequestRecord"> | number | null
   durationMs?: Prisma.FloatFilter<"RequestRecord"> | number
+  spans?: Prisma.JsonNullableFilter<"RequestRecord">
   createdAt?: Prisma.DateTimeFilter<"RequestRecord"> | Date | string
 }
 
@@ -303,6 +307,7 @@ export type RequestRecordOrderByWithRelationInput = {
   meterClass?: Prisma.SortOrderInput | Prisma.SortOrder
   cost?: Prisma.SortOrderInput | Prisma.SortOrder
   durationMs?: Prisma.SortOrder
+  spans?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -322,6 +327,7 @@ export type RequestRecordWhereUniqueInput = Prisma.AtLeast<{
   meterClass?: Prisma.StringNullableFilter<"RequestRecord"> | string | null
   cost?: Prisma.IntNullableFilter<"RequestRecord"> | number | null
   durationMs?: Prisma.FloatFilter<"RequestRecord"> | number
+  spans?: Prisma.JsonNullableFilter<"RequestRecord">
   createdAt?: Prisma.DateTimeFilter<"RequestRecord"> | Date | string
 }, "id">
 
@@ -338,6 +344,7 @@ export type RequestRecordOrderByWithAggregationInput = {
   meterClass?: Prisma.SortOrderInput | Prisma.SortOrder
   cost?: Prisma.SortOrderInput | Prisma.SortOrder
   durationMs?: Prisma.SortOrder
+  spans?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   _count?: Prisma.RequestRecordCountOrderByAggregateInput
   _avg?: Prisma.RequestRecordAvgOrderByAggregateInput
@@ -362,6 +369,7 @@ export type RequestRecordScalarWhereWithAggregatesInput = {
   meterClass?: Prisma.StringNullableWithAggregatesFilter<"RequestRecord"> | string | null
   cost?: Prisma.IntNullableWithAggregatesFilter<"RequestRecord"> | number | null
   durationMs?: Prisma.FloatWithAggregatesFilter<"RequestRecord"> | number
+  spans?: Prisma.JsonNullableWithAggregatesFilter<"RequestRecord">
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"RequestRecord"> | Date | string
 }
 
@@ -378,6 +386,7 @@ export type RequestRecordCreateInput = {
   meterClass?: string | null
   cost?: number | null
   durationMs: number
+  spans?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
@@ -394,6 +403,7 @@ export type RequestRecordUncheckedCreateInput = {
   meterClass?: string | null
   cost?: number | null
   durationMs: number
+  spans?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
@@ -410,6 +420,7 @@ export type RequestRecordUpdateInput = {
   meterClass?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cost?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   durationMs?: Prisma.FloatFieldUpdateOperationsInput | number
+  spans?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -426,6 +437,7 @@ export type RequestRecordUncheckedUpdateInput = {
   meterClass?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cost?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   durationMs?: Prisma.FloatFieldUpdateOperationsInput | number
+  spans?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -442,6 +454,7 @@ export type RequestRecordCreateManyInput = {
   meterClass?: string | null
   cost?: number | null
   durationMs: number
+  spans?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Date | string
 }
 
@@ -458,6 +471,7 @@ export type RequestRecordUpdateManyMutationInput = {
   meterClass?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cost?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   durationMs?: Prisma.FloatFieldUpdateOperationsInput | number
+  spans?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -474,6 +488,7 @@ export type RequestRecordUncheckedUpdateManyInput = {
   meterClass?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   cost?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   durationMs?: Prisma.FloatFieldUpdateOperationsInput | number
+  spans?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
 }
 
@@ -490,6 +505,7 @@ export type RequestRecordCountOrderByAggregateInput = {
   meterClass?: Prisma.SortOrder
   cost?: Prisma.SortOrder
   durationMs?: Prisma.SortOrder
+  spans?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
 }
 
@@ -568,6 +584,7 @@ export type RequestRecordSelect<ExtArgs extends runtime.Types.Extensions.Interna
   meterClass?: boolean
   cost?: boolean
   durationMs?: boolean
+  spans?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["requestRecord"]>
 
@@ -584,6 +601,7 @@ export type RequestRecordSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   meterClass?: boolean
   cost?: boolean
   durationMs?: boolean
+  spans?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["requestRecord"]>
 
@@ -600,6 +618,7 @@ export type RequestRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   meterClass?: boolean
   cost?: boolean
   durationMs?: boolean
+  spans?: boolean
   createdAt?: boolean
 }, ExtArgs["result"]["requestRecord"]>
 
@@ -616,10 +635,11 @@ export type RequestRecordSelectScalar = {
   meterClass?: boolean
   cost?: boolean
   durationMs?: boolean
+  spans?: boolean
   createdAt?: boolean
 }
 
-export type RequestRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "orgId" | "apiKeyId" | "door" | "operation" | "method" | "path" | "status" | "errorCode" | "meterClass" | "cost" | "durationMs" | "createdAt", ExtArgs["result"]["requestRecord"]>
+export type RequestRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "orgId" | "apiKeyId" | "door" | "operation" | "method" | "path" | "status" | "errorCode" | "meterClass" | "cost" | "durationMs" | "spans" | "createdAt", ExtArgs["result"]["requestRecord"]>
 
 export type $RequestRecordPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "RequestRecord"
@@ -652,6 +672,10 @@ export type $RequestRecordPayload<ExtArgs extends runtime.Types.Extensions.Inter
      */
     cost: number | null
     durationMs: number
+    /**
+     * the request's span tree as the tracer recorded it (door, executor, resolvers, SQL, Redis, outgoing calls)
+     */
+    spans: runtime.JsonValue | null
     createdAt: Date
   }, ExtArgs["result"]["requestRecord"]>
   composites: {}
@@ -1088,6 +1112,7 @@ export interface RequestRecordFieldRefs {
   readonly meterClass: Prisma.FieldRef<"RequestRecord", 'String'>
   readonly cost: Prisma.FieldRef<"RequestRecord", 'Int'>
   readonly durationMs: Prisma.FieldRef<"RequestRecord", 'Float'>
+  readonly spans: Prisma.FieldRef<"RequestRecord", 'Json'>
   readonly createdAt: Prisma.FieldRef<"RequestRecord", 'DateTime'>
 }
     
