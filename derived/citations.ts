@@ -41,3 +41,10 @@ export async function documentCitations(reader: DataReader, keys: readonly strin
     return citationUrl(cik, accessionNumber, documents.get(`document:${accessionNumber}`));
   });
 }
+
+/** Per accession number, whether the filing's document is stored (the reader renders it): a DataLoader's batch. */
+export async function documentsHeld(reader: DataReader, accessions: readonly string[]): Promise<boolean[]> {
+  const held = await reader.prisma.filing.findMany({ where: { accessionNumber: { in: accessions.filter(Boolean) }, document: { isNot: null } }, select: { accessionNumber: true } });
+  const found = new Set(held.map((f) => f.accessionNumber));
+  return accessions.map((a) => found.has(a));
+}

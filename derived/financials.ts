@@ -37,7 +37,7 @@ export const statementTags = [...new Set(lineItems.flatMap((item) => item.candid
  * concepts.ts, decimal.ts): bump it when what they build changes, and stored periods built by an
  * older version are rebuilt on the next read.
  */
-export const statementRulesVersion = 3;
+export const statementRulesVersion = 4;
 
 /**
  * Builds a company's statements (annual and quarterly, every period) and segment breakdowns from

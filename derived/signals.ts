@@ -1,14 +1,16 @@
 // Signals: fixed rules over what the ingest holds (8-K items, late-filing notices, 13D stakes, Form 4
-// transactions), each with its strength formula, the rule in words, and the filings it rests on.
+// transactions, the dilution score's history), each with its strength formula, the rule in words,
+// and the filings it rests on.
 // Nothing is stored: a signal is recomputed from its evidence, and its id is a digest of its type
 // and its evidence's accession numbers, so the same evidence always gives the same id. Here in the
 // derived floor so that the ingest can announce new signals in the transaction that adds evidence.
 import type { Db } from '../prisma/db.ts';
-import type { Prisma } from '../prisma/generated/client/client.ts';
+import type { DilutionRecord, Prisma } from '../prisma/generated/client/client.ts';
 import type { OfficerChange, VoteProposal } from '../ingest/parsers/eightK/types.ts';
 import type { OwnershipData } from '../ingest/parsers/ownership/insiderForms.ts';
 import { digest } from '../core/rows.ts';
 import { citationUrl, isoDay } from './citations.ts';
+import { dilutionRiseThreshold, scoreHistory, scoreRises, type ScoreRise } from './dilution/scoreHistory.ts';
 
 export const signalTypes = {
   officer_departure: 'An 8-K Item 5.02 that states an officer or director leaves. Strength: min(1, 0.4 + 0.3 × people stated as departing); 0.3 when only the index names Item 5.02 (the item also covers appointments and pay, so a departure is possible, not known). A 5.02 document that states no departure is no signal.',
@@ -19,14 +21,10 @@ export const signalTypes = {
   activist_stake: 'A Schedule 13D (a holder above 5% who may seek to influence the company): SC 13D 1.0; an amendment (SC 13D/A), a change in a stake already disclosed, 0.6. The excerpt is the filing\'s Item 4 (purpose of the transaction) when its document was read.',
   insider_cluster_buying: 'At least 3 distinct reporting owners buying in the open market (Form 4 non-derivative transaction code P) within 30 days of the cluster\'s first purchase. Clusters are found oldest first and do not overlap. Strength: min(1, distinct insiders / 6).',
   insider_cluster_selling: 'At least 3 distinct reporting owners selling in the open market (Form 4 non-derivative transaction code S) within 30 days of the cluster\'s first sale. Clusters are found oldest first and do not overlap. Strength: min(1, distinct insiders / 6).',
+  dilution_risk_rising: `The dilution score (GET /v1/dilution/score, the same method) recomputed as of each day one of the company's dilution records was filed, from only the records filed on or before that day (an offering document's, an 8-K item's, an XBRL fact's filing, or EDGAR's index), compared day to day: a rise of at least ${dilutionRiseThreshold} points (of 0–100) between consecutive such days, both scores known, is a signal. The evidence is the filings of the later day, which moved the score; each says the score before and after and the sub-ratings whose band rose. Strength: min(1, rise / 30) (a rise of 30 points, the width of about one composite band, or more is 1).`,
 } as const;
 
 export type SignalType = keyof typeof signalTypes;
-
-/** Why a signal type the brief of signals names is not computed. */
-export const signalsNotComputed = {
-  dilution_risk_rising: 'The dilution profile keeps only its latest build (no history of scores), so a change in the dilution score cannot be computed from held data.',
-};
 
 export interface SignalEvidence {
   accessionNumber: string;
@@ -217,6 +215,53 @@ function lateFilings(rows: FilingRow[]): Signal[] {
   return signals;
 }
 
+/** A dilution record's own words: an offering document's sentence or an 8-K item's text (an XBRL fact or an index entry has none). */
+function recordExcerpt(r: DilutionRecord): Pick<SignalEvidence, 'excerpt' | 'excerptNullReason'> {
+  if (r.fromIndexOnly) return { excerpt: null, excerptNullReason: 'document_not_held' };
+  if (r.method === 'xbrl_fact') return { excerpt: null, excerptNullReason: 'structured_form' };
+  const words = r.method === 'eight_k_item' ? ((r.values as { excerpt?: unknown }).excerpt ?? r.sourceSpan) : r.sourceSpan;
+  const excerpt = excerptOf({ excerpt: words });
+  return excerpt ? { excerpt, excerptNullReason: null } : { excerpt: null, excerptNullReason: 'no_text' };
+}
+
+const bandRank: Record<string, number> = { unknown: 0, low: 1, moderate: 2, elevated: 3, high: 4 };
+
+/** A rise of the dilution score: the filings of its later day, each with the records it added. */
+function dilutionRise(cik: string, { from, to, rise }: ScoreRise): Signal | null {
+  const byFiling = new Map<string, DilutionRecord[]>();
+  for (const r of to.filed) if (r.accessionNumber) byFiling.set(r.accessionNumber, [...(byFiling.get(r.accessionNumber) ?? []), r]);
+  if (!byFiling.size) return null;
+  const raised = (Object.keys(to.bands) as (keyof typeof to.bands)[]).filter((k) => bandRank[to.bands[k]] > bandRank[from.bands[k]]).map((k) => `${k} ${from.bands[k]} → ${to.bands[k]}`);
+  const moved = `Dilution score ${from.score} (${from.band}) as of ${from.filedAt} → ${to.score} (${to.band}) as of ${to.filedAt}, +${rise}${raised.length ? `; ${raised.join(', ')}` : ''}.`;
+  const evidence = [...byFiling].sort(([a], [b]) => a.localeCompare(b)).map(([accessionNumber, rows]): SignalEvidence => {
+    const first = rows.find((r) => !r.fromIndexOnly) ?? rows[0]!;
+    const kinds = [...new Set(rows.map((r) => r.kind.replace(/_/g, ' ')))].join(', ');
+    return {
+      accessionNumber,
+      form: first.form ?? 'unknown',
+      filedAt: to.filedAt,
+      item: (first.values as { item?: string }).item ?? null,
+      citationUrl: first.citationUrl ?? citationUrl(cik, accessionNumber),
+      ...recordExcerpt(first),
+      detail: `${moved} This filing added: ${kinds}.`,
+    };
+  });
+  return signal('dilution_risk_rising', rise / 30, cik, evidence);
+}
+
+/** The rises of each company's dilution score between the days its dilution records were filed. */
+async function dilutionRises(db: Db, ciks: string[] | null): Promise<Signal[]> {
+  const company = ciks ? { cik: { in: ciks } } : {};
+  const [records, entities] = await Promise.all([
+    db.dilutionRecord.findMany({ where: company }),
+    db.entity.findMany({ where: { ...company, hasSubmissions: true }, select: { cik: true } }),
+  ]);
+  const indexed = new Set(entities.map((e) => e.cik));
+  const byCik = new Map<string, DilutionRecord[]>();
+  for (const r of records) byCik.set(r.cik, [...(byCik.get(r.cik) ?? []), r]);
+  return [...byCik].flatMap(([cik, rows]) => scoreRises(scoreHistory(rows, indexed.has(cik))).map((rise) => dilutionRise(cik, rise)).filter((s): s is Signal => s !== null));
+}
+
 /** The signals of these companies (all held companies when `ciks` is null), unordered. */
 export async function computeSignals(db: Db, ciks: string[] | null): Promise<Signal[]> {
   const company = ciks ? { cik: { in: ciks } } : {};
@@ -229,6 +274,7 @@ export async function computeSignals(db: Db, ciks: string[] | null): Promise<Sig
   ]);
   const signals: Signal[] = events.map(fromEvent).filter((s): s is Signal => s !== null);
   signals.push(...lateFilings(late));
+  signals.push(...(await dilutionRises(db, ciks)));
 
   // a 13D stake: the Filing row (index or document) and the structured record (its Item 4) of one accession
   const purposes = new Map(stakeRecords.map((r) => [r.accessionNumber!, (r.data as { purposeOfTransaction?: string | null }).purposeOfTransaction ?? null]));
@@ -286,10 +332,14 @@ export async function computeSignals(db: Db, ciks: string[] | null): Promise<Sig
   return [...unique.values()];
 }
 
-/** The signals whose evidence includes one of these accession numbers: what an ingest that added them created. */
+/**
+ * The signals whose evidence includes one of these accession numbers: what an ingest that added them
+ * created. A dilution score rise of these companies counts whatever its evidence: a record added for
+ * one day changes the score of every later day, so a rise may rest on filings this ingest did not add.
+ */
 export async function signalsCreatedBy(db: Db, added: { cik: string; accessionNumber: string }[]): Promise<Signal[]> {
   if (!added.length) return [];
   const accessions = new Set(added.map((a) => a.accessionNumber));
   const signals = await computeSignals(db, [...new Set(added.map((a) => a.cik))]);
-  return signals.filter((s) => s.evidence.some((e) => accessions.has(e.accessionNumber)));
+  return signals.filter((s) => s.type === 'dilution_risk_rising' || s.evidence.some((e) => accessions.has(e.accessionNumber)));
 }

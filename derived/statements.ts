@@ -19,6 +19,8 @@ export interface FactSource {
   filedAt: string | null;
   periodStart: string | null;
   periodEnd: string;
+  /** the XBRL `decimals` as filed (-6: to the million), null where the source does not carry them (companyfacts) */
+  decimals: string | null;
 }
 
 export type MissingReason = 'not_reported' | 'not_covered' | 'not_derivable';
@@ -138,6 +140,7 @@ export function sourceOf(fact: FactRecord): FactSource {
     filedAt: fact.filedAt,
     periodStart: fact.periodStart,
     periodEnd: fact.periodEnd,
+    decimals: fact.decimals,
   };
 }
 

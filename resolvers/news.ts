@@ -1,9 +1,12 @@
 // News made from filings, never written: each 8-K (and 6-K and the other forms that announce
-// something material) held becomes a dated story. The headline is the company and what the form
-// and its 8-K items say happened; the lead is the filing's own words (the excerpt of its first
-// reported item, when its document was read); the story cites the filing. Nothing is stored: a
-// story is a view of a Filing row and its events.
+// something material) held becomes a dated story. The headline is what the 8-K items say happened
+// and, where the filing's EX-99 press release was read, that release's title; the lead is the
+// filing's own words (the excerpt of its first reported item, when its document was read); the
+// story cites the filing and its press release. Nothing is stored: a story is a view of a Filing
+// row and its events.
 import { ApiError } from '../core/errors.ts';
+import { citationUrl } from '../derived/citations.ts';
+import type { PressRelease } from '../ingest/parsers/eightK/exhibits.ts';
 import { itemTitle } from '../ingest/parsers/eightK/sections.ts';
 import type { Prisma } from '../prisma/generated/client/client.ts';
 import type { Context } from './context.ts';
@@ -47,12 +50,57 @@ const story = {
 export type StoryRow = Prisma.FilingGetPayload<{ select: typeof story }>;
 export const storySelect = story;
 
-/** "Apple Inc. reports Results of Operations and Financial Condition (8-K 2.02)". */
-export function headlineOf(row: Pick<StoryRow, 'form' | 'items'> & { entity: { name: string } }): string {
+/** A press release the story cites: the exhibit, where the SEC serves it, and its title. */
+export interface StoryExhibit {
+  type: string;
+  sequence: number | null;
+  fileName: string | null;
+  description: string | null;
+  title: string | null;
+  citationUrl: string | null;
+}
+
+export interface Exhibit {
+  exhibit: StoryExhibit | null;
+  /** why the story cites no titled press release */
+  nullReason: 'document_not_held' | 'exhibits_not_read' | 'no_press_release' | 'untitled' | null;
+}
+
+const exhibits = new WeakMap<object, Exhibit>();
+
+/**
+ * The filing's first EX-99 press release, from the events its document gave (each carries the
+ * submission's press releases; a primary document read alone carries none, so they are not known).
+ */
+export function exhibitOf(row: Pick<StoryRow, 'cik' | 'accessionNumber' | 'documentSourceKey' | 'events'>): Exhibit {
+  let found = exhibits.get(row);
+  if (found) return found;
+  const held = row.events.map((e) => (e.data as { pressReleases?: unknown }).pressReleases).find((p) => Array.isArray(p)) as PressRelease[] | undefined;
+  const first = held?.[0];
+  found =
+    row.documentSourceKey === null ? { exhibit: null, nullReason: 'document_not_held' }
+    : !held ? { exhibit: null, nullReason: 'exhibits_not_read' }
+    : !first ? { exhibit: null, nullReason: 'no_press_release' }
+    : { exhibit: { ...first, citationUrl: first.fileName ? citationUrl(row.cik, row.accessionNumber, first.fileName) : null }, nullReason: first.title ? null : 'untitled' };
+  exhibits.set(row, found);
+  return found;
+}
+
+/**
+ * With a titled press release: "Item 2.02 Results of Operations and Financial Condition: ABVC BioPharma
+ * Announces 2024 Financial Results". Without: "Apple Inc. reports Results of Operations and Financial
+ * Condition (8-K 2.02)".
+ */
+export function headlineOf(row: Pick<StoryRow, 'form' | 'items' | 'cik' | 'accessionNumber' | 'documentSourceKey' | 'events'> & { entity: { name: string } }): string {
   const verb = newsForms[row.form] ?? `files a ${row.form}`;
   if (!row.form.startsWith('8-K')) return `${row.entity.name} ${verb}`;
   // 9.01 (financial statements and exhibits) comes with most reports: it is news only alone
   const reported = row.items.filter((item) => item !== '9.01' || row.items.length === 1);
+  const title = exhibitOf(row).exhibit?.title;
+  if (title) {
+    const items = reported.map((item) => `${item} ${itemTitle(item) ?? ''}`.trim()).join('; ');
+    return reported.length ? `Item${reported.length > 1 ? 's' : ''} ${items}: ${title}` : `${row.form}: ${title}`;
+  }
   if (!reported.length) return `${row.entity.name} files a current report (${row.form})`;
   const titles = reported.map((item) => itemTitle(item) ?? `Item ${item}`);
   return `${row.entity.name} ${verb} ${titles.join('; ')} (${row.form} ${reported.join(', ')})`;

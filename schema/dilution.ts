@@ -5,9 +5,10 @@ import { dilutionCoverage, dilutionTables, ensureDilution } from '../resolvers/d
 import { dilutionRulesVersion } from '../derived/dilution/materialize.ts';
 import type { DataReader } from '../derived/dataCache.ts';
 import type { DilutionRecord } from '../prisma/generated/client/client.ts';
-import { scoreInputsOf } from '../resolvers/dilution/inputs.ts';
-import { methodology, ratingsOf, scoreOf } from '../resolvers/dilution/score.ts';
+import { scoreInputsOf } from '../derived/dilution/inputs.ts';
+import { methodology, ratingsOf, scoreOf } from '../derived/dilution/score.ts';
 import { ApiError } from '../core/errors.ts';
+import { documentsHeld } from '../derived/citations.ts';
 import { builder } from './builder.ts';
 import { maxPageSize, requireCik } from './edgar.ts';
 
@@ -55,13 +56,6 @@ const DilutionRecordRef = builder.prismaObject('DilutionRecord', {
     }),
   }),
 });
-
-/** Per accession number, whether the filing's document is stored (the reader renders it). */
-async function documentsHeld(reader: DataReader, accessions: string[]): Promise<boolean[]> {
-  const held = await reader.prisma.filing.findMany({ where: { accessionNumber: { in: accessions.filter(Boolean) }, document: { isNot: null } }, select: { accessionNumber: true } });
-  const found = new Set(held.map((f) => f.accessionNumber));
-  return accessions.map((a) => found.has(a));
-}
 
 interface CoverageShape {
   cik: string;
@@ -112,7 +106,7 @@ interface ScoreShape {
 }
 
 const ScoreRef = builder.objectRef<ScoreShape>('DilutionScoreResult').implement({
-  description: 'The dilution score of a company by the documented method (resolvers/dilution/score.ts), as of the latest date its records hold.',
+  description: 'The dilution score of a company by the documented method (derived/dilution/score.ts), as of the latest date its records hold.',
   fields: (t) => ({
     cik: t.exposeString('cik'),
     asOf: t.exposeString('asOf', { nullable: true, description: 'The latest observation or event date among the records read (the score never reads the clock); null when none is held' }),

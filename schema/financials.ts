@@ -1,6 +1,7 @@
 // Reported facts (with the tag the issuer actually uses), normalized statements and segments.
 import { requireDataAccess } from '../resolvers/access.ts';
-import { citationKey, documentCitations } from '../derived/citations.ts';
+import { citationKey, documentCitations, documentsHeld } from '../derived/citations.ts';
+import type { DataReader } from '../derived/dataCache.ts';
 import { companySegments, companyStatements, factDurations, factDurationTable, factSeries, factsCursor, factsOffset, type FactDuration as Duration } from '../resolvers/financials.ts';
 import type { SegmentAxis, SegmentMember, SegmentPeriod, SegmentReport } from '../derived/segments.ts';
 import type { FactSource, StatementBundle, StatementLine, StatementPeriod } from '../derived/statements.ts';
@@ -45,6 +46,17 @@ const Source = builder.objectRef<FactSource & { cik: string }>('FactSource').imp
     periodStart: t.exposeString('periodStart', { nullable: true }),
     periodEnd: t.exposeString('periodEnd'),
     citationUrl: t.loadable({ type: 'String', load: (keys: string[], ctx) => documentCitations(ctx, keys), resolve: (s) => citationKey(s.cik, s.accessionNumber) }),
+    decimals: t.string({
+      nullable: true,
+      description: 'The XBRL `decimals` of the fact as filed (-6: rounded to the million, as a table "in millions" prints it; INF: exact); null where the source does not carry them (the SEC\'s companyfacts)',
+      resolve: (s) => s.decimals ?? null,
+    }),
+    documentHeld: t.loadable({
+      type: 'Boolean',
+      description: 'Whether the service stores the document of the filing the value was read from, so that filing.render shows it',
+      load: (accessions: string[], ctx: DataReader) => documentsHeld(ctx, accessions),
+      resolve: (s) => s.accessionNumber,
+    }),
   }),
 });
 

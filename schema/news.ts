@@ -2,7 +2,7 @@
 import { citationUrl } from '../derived/citations.ts';
 import { itemTitle } from '../ingest/parsers/eightK/sections.ts';
 import { requireDataAccess } from '../resolvers/access.ts';
-import { headlineOf, leadOf, newsWhere, storySelect } from '../resolvers/news.ts';
+import { exhibitOf, headlineOf, leadOf, newsWhere, storySelect, type StoryExhibit } from '../resolvers/news.ts';
 import { builder } from './builder.ts';
 import { companyFilter, maxPageSize } from './edgar.ts';
 
@@ -13,6 +13,27 @@ const NewsItem = builder.objectRef<{ item: string; title: string | null }>('News
 
 const LeadNullReason = builder.enumType('NewsLeadNullReason', {
   values: { document_not_held: { description: 'Only the index knows the filing; its document was not read' }, no_item_text: { description: 'The document was read but gave no item text' } } as const,
+});
+
+const NewsExhibit = builder.objectRef<StoryExhibit>('NewsExhibit').implement({
+  description: 'The EX-99 press release a story cites: the exhibit as the submission lists it, and its title.',
+  fields: (t) => ({
+    type: t.exposeString('type', { description: 'The exhibit type, e.g. EX-99.1' }),
+    sequence: t.exposeInt('sequence', { nullable: true, description: 'Its sequence in the submission' }),
+    fileName: t.exposeString('fileName', { nullable: true }),
+    description: t.exposeString('description', { nullable: true, description: 'The submission\'s description of it, as filed' }),
+    title: t.exposeString('title', { nullable: true, description: 'Its first heading, else a description that names it' }),
+    citationUrl: t.exposeString('citationUrl', { nullable: true, description: 'The exhibit at the SEC' }),
+  }),
+});
+
+const ExhibitNullReason = builder.enumType('NewsExhibitNullReason', {
+  values: {
+    document_not_held: { description: 'Only the index knows the filing; its document was not read' },
+    exhibits_not_read: { description: 'The document read was the primary document alone, which does not carry the exhibits' },
+    no_press_release: { description: 'The full submission was read and holds no EX-99 exhibit' },
+    untitled: { description: 'The press release is held (and cited) but neither a heading nor its description gives a title' },
+  } as const,
 });
 
 const NewsStory = builder.prismaObject('Filing', {
@@ -26,10 +47,12 @@ const NewsStory = builder.prismaObject('Filing', {
     form: t.exposeString('form'),
     cik: t.exposeString('cik'),
     companyName: t.string({ resolve: (f) => f.entity.name }),
-    headline: t.string({ resolve: (f) => headlineOf(f) }),
+    headline: t.string({ description: 'What the 8-K items report, with the press release\'s title where one is held', resolve: (f) => headlineOf(f) }),
     lead: t.string({ nullable: true, description: 'The first sentence-bearing paragraph of the first reported item\'s own text, at most 600 characters', resolve: (f) => leadOf(f).text }),
     leadItem: t.string({ nullable: true, description: 'The 8-K item the lead comes from', resolve: (f) => leadOf(f).item }),
     leadNullReason: t.field({ type: LeadNullReason, nullable: true, resolve: (f) => leadOf(f).nullReason }),
+    exhibit: t.field({ type: NewsExhibit, nullable: true, description: 'The first EX-99 press release of the filing, when its full submission was read', resolve: (f) => exhibitOf(f).exhibit }),
+    exhibitNullReason: t.field({ type: ExhibitNullReason, nullable: true, description: 'Why the headline has no press release title', resolve: (f) => exhibitOf(f).nullReason }),
     items: t.field({ type: [NewsItem], resolve: (f) => f.items.map((item) => ({ item, title: itemTitle(item) })) }),
     accessionNumber: t.exposeString('accessionNumber'),
     citationUrl: t.string({ description: 'The filing\'s primary document (else its folder) at the SEC', resolve: (f) => citationUrl(f.cik, f.accessionNumber, f.primaryDocument) }),

@@ -14,10 +14,25 @@ const story = z.object({
   form: z.string(),
   cik: z.string(),
   companyName: z.string(),
-  headline: z.string().describe('The company and what the form and its 8-K items report, e.g. "Apple Inc. reports Results of Operations and Financial Condition (8-K 2.02)"'),
+  headline: z.string().describe('What the 8-K items report and, where the filing\'s EX-99 press release was read, its title: "Item 2.02 Results of Operations and Financial Condition: ABVC BioPharma Announces 2024 Financial Results"; without one, the company and its items: "Apple Inc. reports Results of Operations and Financial Condition (8-K 2.02)"'),
   lead: z.string().nullable().describe('The first sentence-bearing paragraph of the first reported item\'s own text, at most 600 characters'),
   leadItem: z.string().nullable(),
   leadNullReason: z.enum(['document_not_held', 'no_item_text']).nullable().describe('Why there is no lead: only the index knows the filing, or its document gave no item text'),
+  exhibit: z
+    .object({
+      type: z.string().describe('e.g. EX-99.1'),
+      sequence: z.number().int().nullable().describe('Its sequence in the submission'),
+      fileName: z.string().nullable(),
+      description: z.string().nullable().describe('The submission\'s <DESCRIPTION> of it, as filed'),
+      title: z.string().nullable().describe('Its first heading, else a description that names it'),
+      citationUrl: z.string().nullable().describe('The exhibit at the SEC'),
+    })
+    .nullable()
+    .describe('The filing\'s first EX-99 press release, cited'),
+  exhibitNullReason: z
+    .enum(['document_not_held', 'exhibits_not_read', 'no_press_release', 'untitled'])
+    .nullable()
+    .describe('Why the headline has no press release title: only the index knows the filing; the primary document alone was read (it carries no exhibits); the full submission holds no EX-99; or the release is held (and cited) but untitled'),
   items: z.array(z.object({ item: z.string(), title: z.string().nullable() })),
   accessionNumber: z.string(),
   citationUrl: z.string(),
@@ -30,8 +45,8 @@ export const newsRoutes = [
     path: '/v1/news',
     summary: 'Stories made from held filings, newest first',
     description:
-      `Each held filing of a form that announces something (${Object.keys(newsForms).join(', ')}) is a dated story: its headline says what the form and its 8-K items report (item 9.01, exhibits, counts only alone), its lead is the filing's own words (the first paragraph of its first reported item, when its document was read; else \`leadNullReason\`), and it cites the filing. The service writes nothing of its own. ` +
-      'Filters: company (`ticker` or `cik`), `form`, 8-K `item`, filing dates, and `q`, full text over the items\' words (websearch syntax: quotes for phrases, `or`, `-` to exclude; at most 5,000 matching filings are paged). Exhibit titles (EX-99 press releases) are not held yet.',
+      `Each held filing of a form that announces something (${Object.keys(newsForms).join(', ')}) is a dated story: its headline says what the form and its 8-K items report (item 9.01, exhibits, counts only alone) and, where the filing's full submission was read, the title of its EX-99 press release (its first heading, else a description that names it; the story cites the exhibit, else \`exhibitNullReason\` says why not), its lead is the filing's own words (the first paragraph of its first reported item, when its document was read; else \`leadNullReason\`), and it cites the filing. The service writes nothing of its own. ` +
+      'Filters: company (`ticker` or `cik`), `form`, 8-K `item`, filing dates, and `q`, full text over the items\' words (websearch syntax: quotes for phrases, `or`, `-` to exclude; at most 5,000 matching filings are paged).',
     tag: 'News',
     access: 'org',
     meter: 'data_read',
@@ -54,7 +69,7 @@ export const newsRoutes = [
     variables: ({ query }) => ({ ticker: query.ticker ?? null, cik: query.cik ?? null, form: query.form ?? null, item: query.item ?? null, from: query.filed_from ?? null, to: query.filed_to ?? null, q: query.q ?? null, first: query.limit, after: query.cursor ?? null }),
   }).reshape(({ news }, meta, { query }) => ({
     object: 'list',
-    data: news.nodes.map((s) => ({ object: 'news_story' as const, ...s, leadNullReason: s.leadNullReason ?? null })),
+    data: news.nodes.map((s) => ({ object: 'news_story' as const, ...s, leadNullReason: s.leadNullReason ?? null, exhibitNullReason: s.exhibitNullReason ?? null })),
     hasMore: news.pageInfo.hasNextPage,
     nextCursor: news.pageInfo.hasNextPage ? news.pageInfo.endCursor : null,
     coverage: coverage(['stories from filings', query.ticker && `of ${query.ticker}`, query.cik && `of CIK ${query.cik}`, query.form && `of form ${query.form}`, query.item && `reporting item ${query.item}`, query.q && `matching "${query.q}"`].filter(Boolean).join(' ')),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SignalsDocument } from '../operations/generated.ts';
 import { cikParam, coverage, coverageSchema, dateFilters, tickerParam } from '../dataParams.ts';
 import { listEnvelope, operationRoute, pageParams, viewParam } from '../route.ts';
-import { signalsNotComputed, signalTypes, type SignalEvidence } from '../../derived/signals.ts';
+import { signalTypes, type SignalEvidence } from '../../derived/signals.ts';
 
 const evidence = z.object({
   accessionNumber: z.string(),
@@ -12,8 +12,8 @@ const evidence = z.object({
   filedAt: z.string().nullable(),
   item: z.string().nullable().describe('The 8-K item, when the evidence is one'),
   citationUrl: z.string(),
-  excerpt: z.string().nullable().describe('The filing\'s own words (the 8-K item\'s text, a 13D\'s Item 4), at most 600 characters'),
-  excerptNullReason: z.enum(['document_not_held', 'structured_form', 'no_text']).nullable().describe('Why there is no excerpt: only the index knows the filing, the evidence is a structured form (Form 4), or the document gave no text'),
+  excerpt: z.string().nullable().describe('The filing\'s own words (the 8-K item\'s text, a 13D\'s Item 4, an offering document\'s sentence), at most 600 characters'),
+  excerptNullReason: z.enum(['document_not_held', 'structured_form', 'no_text']).nullable().describe('Why there is no excerpt: only the index knows the filing, the evidence is a structured form (Form 4) or an XBRL fact, or the document gave no text'),
   detail: z.string().describe('What this filing shows, in words'),
 });
 
@@ -29,7 +29,6 @@ const signal = z.object({
 });
 
 const rules = Object.entries(signalTypes).map(([type, rule]) => `\`${type}\`: ${rule}`).join(' ');
-const left = Object.entries(signalsNotComputed).map(([type, why]) => `\`${type}\` is not computed: ${why}`).join(' ');
 
 export const signalRoutes = [
   operationRoute({
@@ -39,7 +38,7 @@ export const signalRoutes = [
     summary: 'Signals computed from held filings, newest evidence first',
     description:
       'Each signal is the result of a fixed rule over filings the service holds, with its type, a strength from 0 to 1 by a stated formula, the rule in words (`method`), `asOf` (the filing date of its newest evidence; a filing known only from its document, which states no filing date, counts at its report date), the company, and the evidence: each filing\'s accession number, citation URL, 8-K item, its own words where held (else `excerptNullReason`) and what it shows. ' +
-      `The rules: ${rules} ${left} ` +
+      `The rules: ${rules} ` +
       'A signal\'s id is a digest of its type and its evidence\'s accession numbers, so it is stable across reads and ingests; new evidence that joins a cluster makes a new signal. An ingest that adds evidence (a filing, form or 8-K item) making a signal not announced before writes a public `signal.added` event in the same transaction. Evidence must carry an accession number to be cited: a document read without one (a bare primary document) makes no signal. ' +
       'Filters: company (`ticker` or `cik`), `type`, and `filed_from`/`filed_to` on `asOf`. Signals are computed on each read from what is held: coverage is the ingest\'s.',
     tag: 'Signals',

@@ -87,7 +87,8 @@ export const currentReportHandler = handler({
       eventDate: report.periodOfReport,
       filedAt: filing?.filedAt ? filing.filedAt.toISOString().slice(0, 10) : report.filedAt,
       confidence: 'confidence' in event ? (event.confidence as string) : 'parsingConfidence' in event ? (event.parsingConfidence as string) : null,
-      data: { ...event, company: report.company } as unknown as Prisma.InputJsonValue,
+      // the filing's press releases ride on each of its events (news headlines read them): null = not read
+      data: { ...event, company: report.company, pressReleases: report.pressReleases } as unknown as Prisma.InputJsonValue,
     }));
     const written = await writeDocumentEvents(tx, events, key);
     // compliance notices, charter amendments and securities sales are dilution records of the filer,

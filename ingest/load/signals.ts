@@ -1,32 +1,38 @@
 // `signal.added`: after an item's rows are written, in its transaction, the signals whose evidence
-// includes a filing, form or 8-K event this transaction added, and that were never announced.
+// includes a filing, form, 8-K event or XBRL facts this transaction added (and a dilution score rise
+// of a company it added to), and that were never announced.
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import { padCik } from '../../core/rows.ts';
+import { dilutionItems, dilutionRelevant } from '../../derived/dilution/materialize.ts';
 import { signalsCreatedBy } from '../../derived/signals.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import type { Tx } from '../handlers.ts';
 
-const evidenceEventTypes = ['officer_change', 'auditor_change', 'restatement', 'voting_results'];
+const evidenceEventTypes = ['officer_change', 'auditor_change', 'restatement', 'voting_results', 'offering'];
 
 interface Added {
   type: string;
-  payload: { accessionNumber?: string | null; cik?: string | null; form?: string; family?: string; eventType?: string };
+  payload: { accessionNumber?: string | null; accessionNumbers?: string[]; cik?: string | null; form?: string; family?: string; eventType?: string; item?: string | null };
 }
 
 /** Whether an added record can be a signal's evidence (the rules read nothing else). */
 function evidence(e: Added): boolean {
-  if (e.type === 'filing.added') return /^(NT |SC 13D|8-K)/.test(e.payload.form ?? '');
-  if (e.type === 'form.added') return e.payload.family === 'OWNERSHIP' || e.payload.family === '13DG';
-  return evidenceEventTypes.includes(e.payload.eventType ?? '');
+  // XBRL facts, an offering form or an 8-K item can move the dilution score
+  if (e.type === 'facts.added') return true;
+  if (e.type === 'filing.added') return /^(NT |SC 13D|8-K)/.test(e.payload.form ?? '') || dilutionRelevant({ form: e.payload.form ?? '' });
+  if (e.type === 'form.added') return e.payload.family === 'OWNERSHIP' || e.payload.family === '13DG' || e.payload.family === 'OFFERING';
+  return evidenceEventTypes.includes(e.payload.eventType ?? '') || (e.payload.item != null && (dilutionItems as readonly string[]).includes(e.payload.item));
 }
 
 export async function announceSignals(tx: Tx): Promise<BusEvent[]> {
   // the events this transaction wrote (Event.txid defaults to the writing transaction's id)
   const added = await tx.$queryRaw<Added[]>(Prisma.sql`
     SELECT "type", "payload" FROM "Event"
-    WHERE "txid" = (pg_current_xact_id())::text::bigint AND "orgId" IS NULL AND "type" IN ('filing.added', 'form.added', 'filing_event.added')`);
-  const rows = added.filter(evidence).flatMap((e) => (e.payload.accessionNumber && e.payload.cik ? [{ cik: padCik(e.payload.cik), accessionNumber: e.payload.accessionNumber }] : []));
+    WHERE "txid" = (pg_current_xact_id())::text::bigint AND "orgId" IS NULL AND "type" IN ('filing.added', 'form.added', 'filing_event.added', 'facts.added')`);
+  const rows = added
+    .filter(evidence)
+    .flatMap((e) => (e.payload.cik ? [...(e.payload.accessionNumber ? [e.payload.accessionNumber] : []), ...(e.payload.accessionNumbers ?? [])].map((accessionNumber) => ({ cik: padCik(e.payload.cik!), accessionNumber })) : []));
   if (!rows.length) return [];
   const signals = await signalsCreatedBy(tx, rows);
   if (!signals.length) return [];

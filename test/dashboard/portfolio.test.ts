@@ -2,7 +2,8 @@
 // price files of AAPL, MSFT, JPM and SPY and the Fama-French five-factor file: holdings pasted
 // into the box are read line by line (a bad line says why, and nothing is sent); exposures,
 // risk, a stress test and an optimization run through the graph, and every figure shown equals
-// the graph's own answer to the same request, with the files and vintages it was computed from;
+// the graph's own answer to the same request, with the files and vintages it was computed from
+// (each beta with its 95% interval from the answer's standard error, in the table and as a whisker);
 // each run is listed as an artifact, reopens on its own page and downloads as the artifacts
 // route's Markdown and JSON. A ticker without held prices is the service's refusal, shown on its
 // line; a viewer's runs are answered as the graph answers a viewer. Every page is screenshot and checked by axe-core (at 375 px too), and nothing may violate
@@ -166,6 +167,13 @@ describe.runIf(hasCorpus)('the Portfolio lab', { timeout: 180_000 }, () => {
     expect(betas.map((row) => [row[0], row[1]])).toEqual(Object.entries(analysis.portfolio.betas as Record<string, { beta: number }>).map(([factor, b]) => [factor, fixed(b.beta)]));
     expect(await page.$eval(`[data-artifact="${byKind.portfolio_analysis!.id}"] table.portfolio-betas thead`, (h) => h.textContent)).toContain('AAPL (40.00%)MSFT (35.00%)JPM (25.00%)');
     expect((await summaryOf(byKind.portfolio_analysis!.id))['R²']).toBe(fixed(analysis.portfolio.rSquared));
+    // each beta's 95% interval, as the caption defines it: beta ± 1.96 × its standard error in the answer
+    const captions = await page.$eval(`[data-artifact="${byKind.portfolio_analysis!.id}"] .portfolio-figure`, (figure) => `${figure.querySelector('figcaption')?.textContent} ${figure.querySelector('table caption')?.textContent}`);
+    expect(captions).toContain('95% confidence interval is beta ± 1.96 × its standard error');
+    expect(captions).toContain('95% confidence interval (beta ± 1.96 × its standard error');
+    expect(betas.map((row) => [row[0], row[2], row[3]])).toEqual(
+      Object.entries(analysis.portfolio.betas as Record<string, { beta: number; stdError: number }>).map(([factor, b]) => [factor, fixed(b.beta - 1.96 * b.stdError), fixed(b.beta + 1.96 * b.stdError)]),
+    );
 
     const risk = answers.portfolio_risk!.result;
     expect((await summaryOf(byKind.portfolio_risk!.id))['Tracking error against SPY']).toBe(pct(risk.trackingError));
@@ -187,9 +195,23 @@ describe.runIf(hasCorpus)('the Portfolio lab', { timeout: 180_000 }, () => {
       }
       expect(artifact.manifest.sources.map((s: Json) => s.subject)).toEqual(expect.arrayContaining(['AAPL', 'MSFT', 'JPM']));
     }
-    // the charts: one bar per factor of the analysis, drawn with SVG attributes
-    const bars = await page.$$eval(`[data-artifact="${byKind.portfolio_analysis!.id}"] svg.portfolio-bars`, (svgs) => svgs[0]!.querySelectorAll('rect').length);
-    expect(bars).toBe(Object.keys(analysis.portfolio.betas).length);
+    // the charts: one bar per factor of the analysis, drawn with SVG attributes, each with a whisker from its interval's low end to its high end across the bar's end
+    const drawn = await page.$$eval(`[data-artifact="${byKind.portfolio_analysis!.id}"] svg.portfolio-bars`, (svgs) =>
+      [...svgs[0]!.querySelectorAll('g')]
+        .filter((g) => g.querySelector(':scope > rect'))
+        .map((g) => {
+          const rect = g.querySelector(':scope > rect')!;
+          const span = g.querySelector('.portfolio-bar-whisker line');
+          const x = Number(rect.getAttribute('x'));
+          const end = rect.getAttribute('class') === 'portfolio-bar-negative' ? x : x + Number(rect.getAttribute('width'));
+          return { end, low: Number(span?.getAttribute('x1')), high: Number(span?.getAttribute('x2')) };
+        }),
+    );
+    expect(drawn).toHaveLength(Object.keys(analysis.portfolio.betas).length);
+    for (const bar of drawn) {
+      expect(bar.low).toBeLessThanOrEqual(bar.end);
+      expect(bar.high).toBeGreaterThanOrEqual(bar.end);
+    }
     await checkPage(page, 'portfolio-03-results');
   });
 

@@ -1,12 +1,13 @@
 // The dashboard's research pages in a real browser against a real service holding Apple's files
 // and the SEC's ticker maps from the corpus: "Search" finds AAPL and opens Apple's company page,
 // whose profile and coverage say what the service holds; "Financials" shows FY2021 revenue in
-// full, linked to the 10-K it was read from; "Filings" narrows to 10-K and opens one in the
-// reader; "Segments" shows each axis's latest members linked to their filing; BLK, which the two
-// ticker maps give to two companies, shows both. A plan whose data
-// window is spent sees the refusal on the page. Every page is screenshot and checked by axe-core
-// (at 375 px too), and nothing may violate the CSP. The company page's time to its Financials
-// table is printed as a figure.
+// full, linked to the 10-K it was read from (the SEC's copy, as the corpus lacks that document),
+// and FY2024 revenue opens the reader on its 10-K with the figure marked as the document prints
+// it; "Filings" narrows to 10-K and opens one in the reader; "Segments" shows each axis's latest
+// members linked to their filing; BLK, which the two ticker maps give to two companies, shows
+// both. A plan whose data window is spent sees the refusal on the page. Every page is screenshot
+// and checked by axe-core (at 375 px too), and nothing may violate the CSP. The company page's
+// time to its Financials table is printed as a figure.
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
@@ -22,6 +23,8 @@ const wanted = /^(reference\/company_tickers(_exchange)?\.json|submissions\/CIK0
 const apple = '0000320193';
 // the acceptance figure: Apple's FY2021 revenue as its FY2021 10-K states it
 const revenue2021 = { text: '365,817,000,000', accession: '0000320193-21-000105' };
+// FY2024 revenue, from the one 10-K whose document the corpus holds, which prints it "in millions"
+const revenue2024 = { text: '391,035,000,000', printed: '391,035', accession: '0000320193-24-000123' };
 
 describe.runIf(hasCorpus)('research: search and the company page', { timeout: 120_000 }, () => {
   let t: TestService;
@@ -42,7 +45,7 @@ describe.runIf(hasCorpus)('research: search and the company page', { timeout: 12
     const subset: Source = { describe: () => all.describe(), async *items() { for await (const item of all.items()) if (wanted.test(item.key)) yield item; } };
     expect((await runIngest(t.service.services, subset)).failed).toBe(0);
     browser = await launchBrowser();
-    // a statements read costs about 1,500 units: the team plan's minute holds the journey
+    // a statements read costs about 1,800 units: the team plan's minute holds the journey
     org = await orgWithKey(t, 'Research org', 'team');
   }, 600_000);
   afterAll(async () => {
@@ -60,6 +63,24 @@ describe.runIf(hasCorpus)('research: search and the company page', { timeout: 12
   async function signedIn(orgId = org.orgId, width = 1200): Promise<Page> {
     const token = await sessionToken(t, orgId, `research.${Date.now()}.${Math.random().toString(36).slice(2)}@example.com`);
     return openPage(browser, watches, { width, session: token });
+  }
+
+  interface SourceFact {
+    accessionNumber: string;
+    citationUrl: string;
+    documentHeld: boolean;
+    decimals: string | null;
+  }
+
+  /** The graph's answer: the fact behind each annual revenue figure, by fiscal year. */
+  async function annualRevenueSources(): Promise<Map<number, SourceFact>> {
+    const answer = await fetch(`${base}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': org.key },
+      body: JSON.stringify({ query: `{ statements(cik: "${apple}", period: "annual", limit: 10) { periods { fiscalYear income { key fact { accessionNumber citationUrl documentHeld decimals } } } } }` }),
+    });
+    const { periods } = ((await answer.json()) as { data: { statements: { periods: { fiscalYear: number; income: { key: string; fact: SourceFact | null }[] }[] } } }).data.statements;
+    return new Map(periods.flatMap((p) => p.income.filter((l) => l.key === 'revenue' && l.fact).map((l) => [p.fiscalYear, l.fact!] as const)));
   }
 
   const text = (page: Page, selector: string) => page.$eval(selector, (element) => (element as HTMLElement).innerText.replace(/\s+/g, ' ').trim());
@@ -125,15 +146,19 @@ describe.runIf(hasCorpus)('research: search and the company page', { timeout: 12
     await page.waitForFunction(() => new URLSearchParams(location.search).get('tab') === 'financials');
     await page.waitForSelector('table.research-statement', { visible: true });
     expect(await page.$eval('[role="tab"][aria-selected="true"]', (tab) => tab.textContent)).toBe('Financials');
+    // the 10-K of FY2021 is not among the documents held: the value opens the SEC's copy, and says so
+    const sources = await annualRevenueSources();
+    expect(sources.get(2021)).toMatchObject({ accessionNumber: revenue2021.accession, documentHeld: false });
     const cell = await statementCell(page, 'Income statement', 'Revenue', 'FY2021');
-    expect(cell).toEqual({ value: revenue2021.text, href: `/dashboard/filings/${revenue2021.accession}` });
+    expect(cell).toEqual({ value: revenue2021.text, href: sources.get(2021)!.citationUrl });
+    expect(cell!.href).toContain(revenue2021.accession.replace(/-/g, ''));
     // a value a later filing changed (Apple's share counts after its 2020 split) shows the first-reported value and both filings
     const restated = await page.$$eval('td:has(.research-restated)', (cells) => cells.map((cell) => [...cell.querySelectorAll('a')].map((a) => a.getAttribute('href'))));
     expect(restated.length).toBeGreaterThan(0);
     for (const links of restated) {
       expect(links).toHaveLength(2);
       expect(links[0]).not.toBe(links[1]);
-      for (const href of links) expect(href).toMatch(/^\/dashboard\/filings\/\d{10}-\d{2}-\d{6}$/);
+      for (const href of links) expect(href).toMatch(/^(\/dashboard\/filings\/\d{10}-\d{2}-\d{6}(\?highlight=.+)?|https:\/\/www\.sec\.gov\/Archives\/edgar\/data\/\d+\/\d{18}\/.+)$/);
     }
     await checkPage(page, 'research-04-financials');
 
@@ -190,6 +215,27 @@ describe.runIf(hasCorpus)('research: search and the company page', { timeout: 12
     await checkPage(page, 'research-09-search-blk');
   });
 
+  it('opens a value in the reader on its filing, marked where the document prints it', async () => {
+    const sources = await annualRevenueSources();
+    expect(sources.get(2024)).toMatchObject({ accessionNumber: revenue2024.accession, documentHeld: true });
+    const page = await signedIn();
+    await page.goto(dashboard(`/companies/${apple}?tab=financials`));
+    await page.waitForSelector('table.research-statement', { visible: true });
+    // the document prints the figure in millions: the link asks the reader to mark "391,035"
+    const cell = await statementCell(page, 'Income statement', 'Revenue', 'FY2024');
+    expect(cell).toEqual({ value: revenue2024.text, href: `/dashboard/filings/${revenue2024.accession}?highlight=${encodeURIComponent(revenue2024.printed)}` });
+    await (await page.waitForSelector(`table.research-statement a[href="${cell!.href}"]`))!.click();
+    await page.waitForFunction((accession) => location.pathname === `/dashboard/filings/${accession}`, {}, revenue2024.accession);
+    await page.waitForFunction(() => /Marked|does not appear/.test(document.querySelector('.reader-highlight-note')?.textContent ?? ''));
+    expect(await text(page, '.reader-highlight-note')).toBe(`Marked the first place “${revenue2024.printed}” appears.`);
+    const marked = await page.evaluate(() => {
+      const highlight = (CSS as unknown as { highlights: Map<string, Set<Range>> }).highlights.get('reader-highlight');
+      return highlight ? [...highlight].map((range) => range.toString()) : [];
+    });
+    expect(marked).toEqual([revenue2024.printed]);
+    await checkPage(page, 'research-14-reader-marked');
+  });
+
   it('shows revenue by segment: each axis\'s latest members, their share, each figure linked to its filing', async () => {
     const answer = await fetch(`${base}/graphql`, {
       method: 'POST',
@@ -242,7 +288,7 @@ describe.runIf(hasCorpus)('research: search and the company page', { timeout: 12
 
   it('shows a data read the quota refuses as the service’s 429, with what to do', async () => {
     const limited = await orgWithKey(t, 'Research, limited', 'team');
-    // room for the profile and one statements read (about 1,600 units), not for a second
+    // room for the profile and one statements read (about 1,800 units), not for a second
     await t.service.services.prisma.orgQuota.create({ data: { orgId: limited.orgId, meterClass: 'graphql', period: 'day', limit: 2_500 } });
     t.service.services.cache.forgetOrg(limited.orgId);
     const page = await signedIn(limited.orgId);

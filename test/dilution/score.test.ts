@@ -17,7 +17,7 @@ import {
   type InputName,
   type ScoreInput,
   type SubRatingKey,
-} from '../../resolvers/dilution/score.ts';
+} from '../../derived/dilution/score.ts';
 
 const source = { accessionNumber: '0001234567-24-000001', citationUrl: 'https://www.sec.gov/Archives/edgar/data/1/000123456724000001/x.htm', sourceSpan: 'dei:EntityCommonStockSharesOutstanding' };
 const v = (value: number, asOf = '2024-03-31'): ScoreInput => ({ value, asOf, source });

@@ -1,5 +1,6 @@
 // News from filings, against the real corpus: NVIDIA's submissions index (8-Ks known only from
-// the index) and the one 8-K document of its held (Item 5.02), read as stories.
+// the index) and the one 8-K document of its held (Item 5.02), ABVC's full 8-K submission (its
+// EX-99.1 press release) and Adobe's primary 8-K document alone, read as stories.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
 import { corpusSubset } from '../corpus.ts';
@@ -7,6 +8,8 @@ import { call, expectEnvelope, orgWithKey, startIsolatedService, type TestServic
 
 const departure = '0001045810-26-000024'; // 8-K Items 5.02, 9.01, its document held
 const earnings = '0001045810-26-000019'; // 8-K Items 2.02, 9.01, known from the index only
+const abvcResults = '0001213900-25-032135'; // full submission: Items 2.02, 4.02, 7.01, 9.01 and EX-99.1
+const adobeResults = '0000796343-23-000044'; // the primary document alone: Items 2.02, 9.01
 
 interface Story {
   id: string;
@@ -16,6 +19,8 @@ interface Story {
   leadItem: string | null;
   leadNullReason: string | null;
   items: { item: string; title: string | null }[];
+  exhibit: { type: string; sequence: number | null; fileName: string | null; description: string | null; title: string | null; citationUrl: string | null } | null;
+  exhibitNullReason: string | null;
   publishedAt: string;
   citationUrl: string;
 }
@@ -27,7 +32,7 @@ const get = (route: string) => call(t, 'GET', route, { key });
 beforeAll(async () => {
   t = await startIsolatedService();
   ({ key } = await orgWithKey(t, 'News readers', 'team'));
-  await runIngest(t.service.services, corpusSubset(/^(submissions\/CIK0001045810|filings\/8k\/8-K_0001045810)/));
+  await runIngest(t.service.services, corpusSubset(/^(submissions\/CIK0001045810|filings\/8k\/8-K_(0001045810|0001213900-25-032135|0000796343-23-000044))/));
 }, 300_000);
 afterAll(() => t?.close());
 
@@ -52,7 +57,31 @@ describe('news', () => {
   it('tells a story known only from the index without a lead, and says why', async () => {
     const answer = await get('/v1/news?ticker=NVDA&item=2.02&limit=100');
     const story = (answer.body.data as Story[]).find((s) => s.id === earnings)!;
-    expect(story).toMatchObject({ headline: 'NVIDIA CORP reports Results of Operations and Financial Condition (8-K 2.02)', lead: null, leadNullReason: 'document_not_held' });
+    expect(story).toMatchObject({ headline: 'NVIDIA CORP reports Results of Operations and Financial Condition (8-K 2.02)', lead: null, leadNullReason: 'document_not_held', exhibit: null, exhibitNullReason: 'document_not_held' });
+  });
+
+  it('heads a story with its press release\'s title, citing the exhibit', async () => {
+    const answer = await get('/v1/news?cik=1173313');
+    expect(answer.status).toBe(200);
+    const story = (answer.body.data as Story[]).find((s) => s.id === abvcResults)!;
+    // the release's first heading, under its "Exhibit 99.1" label; the items it comes with, 9.01 left out
+    expect(story.headline).toMatch(/^Items 2\.02 Results of Operations and Financial Condition; 4\.02 Non-Reliance on Previously Issued Financial Statements.*; 7\.01 Regulation FD Disclosure: ABVC BioPharma Announces 2024 Financial Results$/);
+    expect(story.exhibit).toEqual({
+      type: 'EX-99.1',
+      sequence: 2,
+      fileName: 'ea023837201ex99-1_abvcbio.htm',
+      description: 'PRESS RELEASE',
+      title: 'ABVC BioPharma Announces 2024 Financial Results',
+      citationUrl: 'https://www.sec.gov/Archives/edgar/data/1173313/000121390025032135/ea023837201ex99-1_abvcbio.htm',
+    });
+    expect(story.exhibitNullReason).toBeNull();
+  });
+
+  it('heads a story from its items alone when no press release is held, and says why', async () => {
+    const nvidia = ((await get('/v1/news?ticker=NVDA&item=5.02')).body.data as Story[]).find((s) => s.id === departure)!;
+    expect(nvidia).toMatchObject({ exhibit: null, exhibitNullReason: 'no_press_release' }); // its submission's only exhibit is an EX-10.1
+    const adobe = ((await get('/v1/news?cik=796343')).body.data as Story[]).find((s) => s.id === adobeResults)!;
+    expect(adobe).toMatchObject({ headline: expect.stringMatching(/ reports Results of Operations and Financial Condition \(8-K 2\.02\)$/), exhibit: null, exhibitNullReason: 'exhibits_not_read' });
   });
 
   it('lists only forms that announce something, newest first, in disjoint pages', async () => {
@@ -82,8 +111,10 @@ describe('news', () => {
   });
 
   it('answers the same through the graph', async () => {
-    const answer = await call(t, 'POST', '/graphql', { key, body: { query: `{ news(ticker: "NVDA", item: "5.02", first: 5) { nodes { id headline leadItem } } }` } });
-    expect(answer.body.data.news.nodes).toContainEqual(expect.objectContaining({ id: departure, leadItem: '5.02' }));
+    const answer = await call(t, 'POST', '/graphql', { key, body: { query: `{ news(ticker: "NVDA", item: "5.02", first: 5) { nodes { id headline leadItem exhibitNullReason } } }` } });
+    expect(answer.body.data.news.nodes).toContainEqual(expect.objectContaining({ id: departure, leadItem: '5.02', exhibitNullReason: 'no_press_release' }));
+    const abvc = await call(t, 'POST', '/graphql', { key, body: { query: `{ news(cik: "1173313", first: 5) { nodes { id exhibit { type title } } } }` } });
+    expect(abvc.body.data.news.nodes).toContainEqual({ id: abvcResults, exhibit: { type: 'EX-99.1', title: 'ABVC BioPharma Announces 2024 Financial Results' } });
   });
 
   it('refuses what makes no story, and a company it does not know', async () => {

@@ -1,7 +1,8 @@
 // Signals from filings, against the real corpus: the 8-K documents held (officer departures at Meta,
 // JPMorgan and BlackRock; NVIDIA's compensation-only 5.02; ABVC's 4.02 non-reliance; 1-800-FLOWERS'
-// 5.07 votes), the submissions of two small caps (Solidion: 4.01, 4.02, NT 10-Q/10-K, 13D; Alzamend:
-// 4.01, 13D and amendments) and the held Forms 4.
+// 5.07 votes), the submissions of three small caps (Solidion: 4.01, 4.02, NT 10-Q/10-K, 13D; Alzamend:
+// 4.01, 13D and amendments; Imunon), Alzamend's and Imunon's 424B5 prospectus supplements (their
+// dilution scores' rises) and the held Forms 4.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flaggedProposals, signalTypes } from '../../derived/signals.ts';
 import { parseEightK } from '../../ingest/parsers/eightK/eightK.ts';
@@ -48,7 +49,10 @@ const byAccession = (signals: Signal[], accession: string) => signals.filter((s)
 beforeAll(async () => {
   t = await startIsolatedService();
   ({ key } = await orgWithKey(t, 'Signal readers', 'team'));
-  await runIngest(t.service.services, corpusSubset(/^(submissions\/CIK0001881551|submissions\/CIK0001677077|filings\/8k\/|forms\/ownership\/)/));
+  await runIngest(
+    t.service.services,
+    corpusSubset(/^(submissions\/CIK0001881551|submissions\/CIK0001677077|submissions\/CIK0000749647|filings\/8k\/|forms\/ownership\/|filings\/offerings\/424B5_(0001214659-26-002941|0001493152-25-029712))/),
+  );
 }, 300_000);
 afterAll(() => t?.close());
 
@@ -122,6 +126,34 @@ describe('signals', () => {
     expect(await all('cik=320193&type=insider_cluster_selling')).toEqual([]);
   });
 
+  it('flags a dilution score that rises when a prospectus supplement is filed, citing it', async () => {
+    // Alzamend: until its 424B5 of 2026-03-06 only EDGAR's index was held (no offering closed, no reverse split
+    // known: low); the supplement states its public float ($9,188,860), the ATM capacity it may sell and its reverse
+    // splits, so offering ability and compliance become high
+    const [alzamend, ...more] = await all('cik=1677077&type=dilution_risk_rising');
+    expect(more).toEqual([]);
+    const now = (await get('/v1/dilution/score?cik=1677077')).body;
+    expect(now.score).toBe(66);
+    expect(alzamend).toMatchObject({ strength: 1, asOf: '2026-03-06', company: { cik: '0001677077' }, method: signalTypes.dilution_risk_rising });
+    expect(alzamend!.evidence).toEqual([
+      expect.objectContaining({ accessionNumber: '0001214659-26-002941', form: '424B5', filedAt: '2026-03-06', item: null, excerptNullReason: null, citationUrl: expect.stringContaining('/1677077/000121465926002941') }),
+    ]);
+    // the score after is the score the service gives today (no dilution filing since moved it)
+    expect(alzamend!.evidence[0]!.detail).toMatch(/^Dilution score 10 \(low\) as of \d{4}-\d{2}-\d{2} → 66 \(elevated\) as of 2026-03-06, \+56; offering_ability unknown → high, compliance low → high\. This filing added: .*public float/);
+    const supplement = (await corpusFile('filings/offerings/424B5_0001214659-26-002941_Alzamend.txt')).replace(/<[^>]+>/g, ' ').replace(/&nbsp;|&#160;/g, ' ').replace(/\s+/g, ' ');
+    expect(supplement).toContain(alzamend!.evidence[0]!.excerpt!.replace(/…$/, '').slice(0, 60)); // its own words
+
+    // Imunon: its 424B5 of 2025-12-31 sells shares with warrants: 4,513,475 potential shares against 3,226,723
+    // outstanding (overhang high), one offering closed in 12 months (float growth moderate)
+    const [imunon, ...others] = await all('cik=749647&type=dilution_risk_rising');
+    expect(others).toEqual([]);
+    expect(imunon).toMatchObject({ strength: 1, asOf: '2025-12-31', evidence: [expect.objectContaining({ accessionNumber: '0001493152-25-029712', form: '424B5' })] });
+    // (0.2 × 90 + 0.15 × 40 + 0.1 × 10) ÷ 0.45 = 55.56
+    expect(imunon!.evidence[0]!.detail).toMatch(/→ 55\.56 \(elevated\) as of 2025-12-31, \+45\.56; overhang unknown → high, float_growth low → moderate\./);
+    // a rise of fewer than 10 points, or none (Solidion's index alone), is no signal
+    expect(await all('cik=1881551&type=dilution_risk_rising')).toEqual([]);
+  });
+
   it('keeps ids stable, pages newest first without overlap, and filters by date', async () => {
     const everything = await all('');
     expect(new Set(everything.map((s) => s.id)).size).toBe(everything.length);
@@ -142,6 +174,7 @@ describe('signals', () => {
     const everything = await all('');
     expect(announced.map((a) => a.id).sort()).toEqual(everything.map((s) => s.id).sort());
     expect(announced).toContainEqual(expect.objectContaining({ type: 'non_reliance', cik: '0001173313', accessionNumbers: ['0001213900-25-032135'] }));
+    expect(announced).toContainEqual(expect.objectContaining({ type: 'dilution_risk_rising', cik: '0001677077', accessionNumbers: ['0001214659-26-002941'] }));
     const types = await get('/v1/event_types');
     expect(JSON.stringify(types.body)).toContain('signal.added');
   });

@@ -157,6 +157,14 @@ describe.runIf(hasCorpus)('8-K corpus', () => {
     expect(restatement.excerpt.length).toBeLessThanOrEqual(1502);
   });
 
+  it('a full submission\'s EX-99 press release is titled by its first heading; a primary document alone holds none', async () => {
+    const abvc = await corpusReport('8-K_0001213900-25-032135_ABVC_item4.02.txt');
+    // the description says only "PRESS RELEASE"; the heading under the "Exhibit 99.1" label names it
+    expect(abvc.pressReleases).toEqual([{ type: 'EX-99.1', sequence: 2, fileName: 'ea023837201ex99-1_abvcbio.htm', description: 'PRESS RELEASE', title: 'ABVC BioPharma Announces 2024 Financial Results' }]);
+    expect((await corpusReport('8-K_0001045810-26-000024_NVDA_item5.02.txt')).pressReleases).toEqual([]); // an EX-10.1 only
+    expect((await corpusReport('8-K_0000796343-23-000044_ADBE_item2.02.htm')).pressReleases).toBeNull();
+  });
+
   it('META 5.02: a director resigns with immediate effect', async () => {
     const report = await corpusReport('8-K_0001628280-25-058337_META_item5.02.htm');
     expect(report).toMatchObject({ periodOfReport: '2025-12-19', company: { cik: '0001326801', name: 'Meta Platforms, Inc.' }, items: ['5.02'] });

@@ -3,6 +3,7 @@
 import { parse } from 'node-html-parser';
 import { htmlToText, looksLikeHtml } from '../documents/html.ts';
 import { isSgmlSubmission, parseSgmlSubmission } from '../documents/sgml.ts';
+import { pressReleasesOf, type PressRelease } from './exhibits.ts';
 import { itemNumberOfTitle } from './sections.ts';
 import { toIsoDate, writtenDate } from './text.ts';
 
@@ -16,6 +17,8 @@ export interface EightKCover {
   headerItems: string[] | null;
   /** the 8-K document as readable text */
   text: string;
+  /** the EX-99 press releases a full submission holds; null for a primary document read alone (its exhibits are not in it) */
+  pressReleases: PressRelease[] | null;
 }
 
 /** The first value of each dei fact in an inline-XBRL document ('' when tagged but empty). */
@@ -63,6 +66,7 @@ export function readEightK(input: { text: string; name: string }): EightKCover {
       company: { cik: filer?.cik || null, name: filer?.name ?? null },
       headerItems: mapped.length && mapped.every((m) => m) ? (mapped as string[]) : null,
       text,
+      pressReleases: pressReleasesOf(submission.documents),
     };
   }
   const html = looksLikeHtml(input.text);
@@ -80,5 +84,6 @@ export function readEightK(input: { text: string; name: string }): EightKCover {
     company: { cik: cik ? cik.padStart(10, '0') : null, name: nonEmpty(dei.get('EntityRegistrantName')) ?? registrantNameOnCover(cover) },
     headerItems: null,
     text,
+    pressReleases: null,
   };
 }

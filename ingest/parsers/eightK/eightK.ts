@@ -5,6 +5,7 @@ import { readEightK } from './cover.ts';
 import { parseAuditorChange } from './auditor.ts';
 import { parseOfficerChanges } from './officers.ts';
 import { parseRestatement } from './restatement.ts';
+import type { PressRelease } from './exhibits.ts';
 import { splitItems, type ItemSection } from './sections.ts';
 import { excerptOf } from './text.ts';
 import { parseVotingResults } from './votes.ts';
@@ -58,6 +59,8 @@ export interface EightKReport {
   items: string[];
   /** one per item section found in the document */
   events: EightKEvent[];
+  /** the EX-99 press releases of a full submission; null when only the primary document was read */
+  pressReleases: PressRelease[] | null;
 }
 
 function eventOf(section: ItemSection): EightKEvent {
@@ -92,5 +95,6 @@ export function parseEightK(input: { text: string; name: string }): EightKReport
     company: cover.company,
     items: cover.headerItems ?? sections.map((s) => s.item),
     events: sections.map(eventOf),
+    pressReleases: cover.pressReleases,
   };
 }

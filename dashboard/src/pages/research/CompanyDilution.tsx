@@ -1,4 +1,4 @@
-// The company's dilution: its score by the documented method (resolvers/dilution/score.ts) with
+// The company's dilution: its score by the documented method (derived/dilution/score.ts) with
 // each sub-rating's band, weight and reasons, every input with the filing it was read from, and its
 // dilution records (offerings, shelves, ATM programs, warrants, convertibles, splits, notices…),
 // newest first, each with the sentence or tag it was read from and a link to its filing: the
@@ -48,7 +48,7 @@ const CompanyDilutionQuery = graphql(`
   }
 `);
 
-/** The score's JSON as the method writes it (resolvers/dilution/score.ts: DilutionScore). */
+/** The score's JSON as the method writes it (derived/dilution/score.ts: DilutionScore). */
 interface InputSource {
   accessionNumber: string | null;
   citationUrl: string | null;

@@ -1,16 +1,19 @@
 // A company's income statement, balance sheet and cash flow, annual or quarterly (?period=), as
 // tables of the latest values: a restated value shows what was first reported and both filings; a
 // quarter computed from other reported values (Q4 = FY − Q1 − Q2 − Q3) shows its formula with
-// each term's filing. Every value links to the filing it was read from, in the reader. A small
-// chart follows one line (?line=) over time, latest against first reported.
+// each term's filing. Every value links to the filing it was read from: in the reader, marked as
+// the document prints it (scaled by the fact's decimals), when the service holds the document,
+// else the SEC's copy. A small chart follows one line (?line=) over time, latest against first
+// reported.
 import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { Empty, Loading, ProblemNotice, ScrollingTable } from '../../components/States.tsx';
 import { graphql, useFragment, type FragmentType } from '../../gql';
 import { humanize } from '../../format.ts';
+import { FilingSource } from './FilingSource.tsx';
 import { LineChart, type ChartPoint } from './LineChart.tsx';
-import { filingPath, formatDecimal, plural } from './research.ts';
+import { asPrinted, filingPath, formatDecimal, plural } from './research.ts';
 
 /** enough annual periods to reach back a decade, and three years of quarters */
 const periodsShown = { annual: 10, quarterly: 12 } as const;
@@ -29,12 +32,18 @@ export const StatementLineFields = graphql(`
       accessionNumber
       filedAt
       form
+      decimals
+      documentHeld
+      citationUrl
     }
     restatedFrom {
       accessionNumber
       filedAt
       form
       value
+      decimals
+      documentHeld
+      citationUrl
     }
   }
 `);
@@ -129,22 +138,25 @@ function Cell({ line }: { line: Line | undefined }) {
   }
   return (
     <td className="num">
-      {line.fact ? (
-        <Link to={filingPath(line.fact.accessionNumber)} title={`From ${filedIn(line.fact)}`}>
-          {value}
-        </Link>
-      ) : (
-        value
-      )}
+      {line.fact ? <FactLink fact={line.fact} value={line.value} title={`From ${filedIn(line.fact)}`} /> : value}
       {line.restatedFrom ? (
         <span className="research-restated">
           <span className="research-badge">Restated</span> first reported{' '}
-          <Link to={filingPath(line.restatedFrom.accessionNumber)} title={`First reported in ${filedIn(line.restatedFrom)}`}>
-            {formatDecimal(line.restatedFrom.value)}
-          </Link>
+          <FactLink fact={line.restatedFrom} value={line.restatedFrom.value} title={`First reported in ${filedIn(line.restatedFrom)}`} />
         </span>
       ) : null}
     </td>
+  );
+}
+
+type Source = NonNullable<Line['fact']>;
+
+/** A value linked to its filing: in the reader with the value marked as the document prints it, when the document is held. */
+function FactLink({ fact, value, title }: { fact: Source; value: string; title: string }) {
+  return (
+    <FilingSource accessionNumber={fact.accessionNumber} citationUrl={fact.citationUrl} documentHeld={fact.documentHeld} sentence={asPrinted(value, fact.decimals)} title={title} compact>
+      {formatDecimal(value)}
+    </FilingSource>
   );
 }
 
@@ -265,7 +277,8 @@ export function Financials({ cik }: { cik: string }) {
         <>
           <p className="muted">
             The latest {plural(raw.length, `${period} period`)} held, from {plural(bundle!.factsCovered, 'XBRL fact')}, in {bundle!.currency ?? 'the currency filed'} as filed unless a line says otherwise.
-            Each value links to its filing; a restated value also shows what was first reported, and a derived quarter its formula.
+            Each value links to its filing: in the reader, the value marked where the document prints it, when the service holds the document; else the SEC’s copy, marked ↗.
+            A restated value also shows what was first reported, and a derived quarter its formula.
           </p>
           {statements.map((s) => (
             <StatementTable key={s.key} title={s.title} periods={built[s.key].periods} order={built[s.key].order} />

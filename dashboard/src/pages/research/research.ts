@@ -27,6 +27,45 @@ export function formatDecimal(value: string): string {
   return `${sign}${grouped}${fraction ? `.${fraction}` : ''}`;
 }
 
+/**
+ * An XBRL value as its document most likely prints it, for the reader to find: a table "in
+ * millions" prints 365817000000 (decimals -6) as "365,817", one to a tenth of a million (-5) as
+ * "4,462.4", and EPS (2) as "6.11"; the sign is left out, as "(1,234)" prints a loss. Without
+ * `decimals` (companyfacts does not carry them) the value's trailing zeros stand in: six or more
+ * read as millions, three as thousands. Null when nothing sensible can be derived: a value not
+ * rounded as its decimals say, or fewer than three digits, which would match almost anywhere.
+ */
+export function asPrinted(value: string, decimals: string | null | undefined): string | null {
+  const match = /^-?(\d+)(?:\.(\d+))?$/.exec(value.trim());
+  if (!match) return null;
+  const whole = match[1]!.replace(/^0+(?=\d)/, '');
+  const fraction = (match[2] ?? '').replace(/0+$/, '');
+  if (decimals === 'INF') return formatDecimal(value.replace(/^-/, ''));
+  let places = decimals === null || decimals === undefined || decimals === '' ? null : Number(decimals);
+  if (places !== null && !Number.isInteger(places)) return null;
+  if (places === null) {
+    const zeros = fraction ? 0 : whole.length - whole.replace(/0+$/, '').length;
+    places = fraction ? fraction.length : zeros >= 6 ? -6 : zeros >= 3 ? -3 : 0;
+  }
+  let printed: string;
+  if (places >= 0) {
+    if (fraction.length > places) return null;
+    printed = places ? `${whole}.${fraction.padEnd(places, '0')}` : whole;
+  } else {
+    if (fraction) return null;
+    // scaled to the next power of a thousand: -6 and -5 to millions, -3 to thousands
+    const scale = 3 * Math.ceil(-places / 3);
+    const shown = scale + places;
+    const padded = whole.padStart(scale + 1, '0');
+    const kept = padded.slice(0, padded.length - scale).replace(/^0+(?=\d)/, '');
+    const dropped = padded.slice(padded.length - scale);
+    if (/[^0]/.test(dropped.slice(shown))) return null;
+    printed = shown ? `${kept}.${dropped.slice(0, shown)}` : kept;
+  }
+  if (printed.replace(/\D/g, '').replace(/^0+/, '').length < 3) return null;
+  return formatDecimal(printed);
+}
+
 /** A number a filing states, in full (11588537.76 → 11,588,537.76): never rounded for display. */
 export const formatFiled = (value: number) => formatDecimal(String(value));
 

@@ -12,7 +12,7 @@
 // band's fixed score (`methodology.bandScores`), so a band boundary is exact (a runway of 5.99
 // months is high, 6.0 is elevated) and a sub-score never moves without its band moving.
 
-import { babyShelfThreshold } from '../../derived/dilution/rules.ts';
+import { babyShelfThreshold } from './rules.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Inputs

@@ -2,7 +2,7 @@
 // Deterministic: the score is as of the latest date the records hold, never the clock; an input the
 // records do not give is null (the method then lowers its confidence), never 0.
 import type { DilutionRecord } from '../../prisma/generated/client/client.ts';
-import { isoDay } from '../../derived/citations.ts';
+import { isoDay } from '../citations.ts';
 import type { DilutionScoreInputs, InputSource, MissingReasons, ScoreInput } from './score.ts';
 
 const day = 86_400_000;
