@@ -8,47 +8,17 @@
 //      regression per ticker per rebalance), over every date held.
 // 2. The computation alone (resolvers/analytics/backtest.ts) on a synthetic sample made here:
 //    500 tickers' factor tilt over 5,000 dates, monthly, the figure a large universe would cost.
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile } from 'node:fs/promises';
-import { readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { runIngest } from '../ingest/run.ts';
-import type { Source } from '../ingest/sources/types.ts';
 import { backtestSample } from '../resolvers/analytics/backtest.ts';
 import type { Sample } from '../resolvers/analytics/window.ts';
-import { issueApiKey } from '../resolvers/apiKeys.ts';
-import { createOrganization } from '../resolvers/orgs.ts';
 import { strategyDefinition } from '../resolvers/strategies/definition.ts';
-import { createService } from '../server/app.ts';
-import { loadConfig } from '../core/config.ts';
-import { createLogger } from '../core/logger.ts';
-import { ensureDatabase } from './benchDatabase.ts';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const corpus = path.resolve(process.env.IDS_CORPUS_DIR ?? path.join(root, '..', 'shared', 'data'));
+import { figures, marketService } from './benchMarket.ts';
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/ids_bench_strategies';
 const requests = Number(process.env.BENCH_REQUESTS ?? 20);
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
-const figures = (ms: number[]) => `p50 ${percentile(ms, 0.5).toFixed(1)} ms, p99 ${percentile(ms, 0.99).toFixed(1)} ms`;
-
-function marketSource(): Source {
-  const files = ['prices', 'factors'].flatMap((dir) => readdirSync(path.join(corpus, 'market', dir)).map((name) => `market/${dir}/${name}`)).filter((f) => !/Research_Data_Factors|5_Factors_2x3\.csv$/.test(f));
-  return { describe: () => 'market files', async *items() { for (const key of files) yield { key, name: path.basename(key), read: () => readFile(path.join(corpus, key), 'utf8') }; } };
-}
 
 async function overHttp() {
-  await ensureDatabase(databaseUrl, true);
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, IDS_STATE_DIR: await mkdtemp(path.join(tmpdir(), 'ids-bench-')), PORT: '0', IDS_AUTO_INGEST: 'off', IDS_DEMO_ORG: 'off', IDS_WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'), IDS_REQUEST_RECORDS: 'off' });
-  const service = await createService(config, { logger: createLogger('warn') });
-  const url = await service.listen(0);
+  const { url, key, close } = await marketService(databaseUrl, 'bench:strategies');
   try {
-    const began = performance.now();
-    await runIngest(service.services, marketSource());
-    console.log(`market files ingested in ${((performance.now() - began) / 1000).toFixed(1)} s`);
-    const org = await createOrganization(service.services.prisma, 'bench:strategies', { planKey: 'enterprise' });
-    const { secret: key } = await issueApiKey(service.services, org.id, 'bench');
     const post = async (route: string, body: unknown) => {
       const answer = await fetch(`${url}${route}`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) });
       if (answer.status !== 200) throw new Error(`${route}: ${answer.status} ${await answer.text()}`);
@@ -79,7 +49,7 @@ async function overHttp() {
       console.log(`  ${label.padEnd(40)} ${String(last.days).padStart(5)} dates, ${(last.bytes / 1024).toFixed(0).padStart(5)} KiB: ${figures(times)}`);
     }
   } finally {
-    await service.close();
+    await close();
   }
 }
 
