@@ -4,6 +4,7 @@
 // acknowledgement is a row beside it (AlertAcknowledgement), kept per organization.
 import { Prisma } from '../prisma/generated/client/client.ts';
 import { ApiError } from '../core/errors.ts';
+import { createdPlace, createdPlaceOf, pageCursor } from '../core/cursor.ts';
 import { eventRetentionDays } from '../subscriptions/eventLog.ts';
 import { requireOrg } from './access.ts';
 import type { Context } from './context.ts';
@@ -116,25 +117,8 @@ export interface AlertFilter {
   before?: string | null;
 }
 
-interface Place {
-  createdAt: Date;
-  id: string;
-}
-
-const encodeCursor = (p: Place) => Buffer.from(JSON.stringify({ v: 1, k: 'alerts', t: p.createdAt.toISOString(), i: p.id })).toString('base64url');
-
-function decodeCursor(value: string): Place {
-  const refused = new ApiError('invalid_query_parameter', 'Parameter `cursor`: not a cursor this list issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
-  try {
-    if (!/^[A-Za-z0-9_-]{1,300}$/.test(value)) throw refused;
-    const r = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { v?: unknown; k?: unknown; t?: unknown; i?: unknown };
-    const createdAt = new Date(String(r.t));
-    if (r.v !== 1 || r.k !== 'alerts' || typeof r.t !== 'string' || typeof r.i !== 'string' || Number.isNaN(createdAt.getTime())) throw refused;
-    return { createdAt, id: r.i };
-  } catch {
-    throw refused;
-  }
-}
+/** Newest first by (createdAt, id). */
+const alertsCursor = pageCursor('alerts', createdPlace);
 
 function checkFilter(filter: AlertFilter) {
   if (filter.type != null && !alertTypes.includes(filter.type)) {
@@ -164,7 +148,7 @@ const acknowledgedJoin = Prisma.sql`LEFT JOIN "AlertAcknowledgement" a ON a."org
 export async function listAlerts(ctx: Context, filter: AlertFilter) {
   const orgId = requireOrg(ctx);
   const size = checkFilter(filter);
-  const after = filter.after != null ? decodeCursor(filter.after) : null;
+  const after = filter.after != null ? alertsCursor.decode(filter.after) : null;
   const status = filter.status ?? 'open';
   const conditions = [
     Prisma.sql`e."orgId" = ${orgId}`,
@@ -181,7 +165,7 @@ export async function listAlerts(ctx: Context, filter: AlertFilter) {
     ORDER BY e."createdAt" DESC, e."id" DESC
     LIMIT ${size + 1}`;
   const more = rows.length > size;
-  const edges = rows.slice(0, size).map((row) => ({ cursor: encodeCursor(row), node: toAlert(row) }));
+  const edges = rows.slice(0, size).map((row) => ({ cursor: alertsCursor.encode(createdPlaceOf(row)), node: toAlert(row) }));
   return {
     edges,
     pageInfo: { hasNextPage: more, hasPreviousPage: after != null, startCursor: edges[0]?.cursor ?? null, endCursor: edges.at(-1)?.cursor ?? null },

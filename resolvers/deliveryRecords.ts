@@ -3,7 +3,9 @@
 // stream records. Nothing is recorded when a stream is read, so a stream record is an event as a
 // subscription reads it: one record per (event, subscription), computed from the log.
 import type { Prisma, StreamSubscription } from '../prisma/generated/client/client.ts';
+import { z } from 'zod';
 import { ApiError } from '../core/errors.ts';
+import { pageCursor } from '../core/cursor.ts';
 import { readEvents, type LogPosition, type LoggedEvent } from '../subscriptions/eventLog.ts';
 import { logFilter, readsEvent, scanBudget } from '../subscriptions/streams.ts';
 import { requireOrg } from './access.ts';
@@ -38,23 +40,16 @@ interface RecordCursor {
   subscriptionId?: string;
 }
 
-function encodeCursor(kind: string, { position, subscriptionId }: RecordCursor): string {
-  return Buffer.from(JSON.stringify({ v: 1, k: kind, t: position.txid.toString(), q: position.seq.toString(), ...(subscriptionId ? { s: subscriptionId } : {}) })).toString('base64url');
+const logDigits = z.string().regex(/^\d{1,19}$/).transform(BigInt);
+const recordPlace = z.object({ t: logDigits, q: logDigits, s: z.string().optional() }).transform(({ t, q, s }): RecordCursor => ({ position: { txid: t, seq: q }, subscriptionId: s }));
+const cursors = { events: pageCursor('events', recordPlace), stream_records: pageCursor('stream_records', recordPlace) };
+type RecordList = keyof typeof cursors;
+
+function encodeCursor(list: RecordList, { position, subscriptionId }: RecordCursor): string {
+  return cursors[list].encode({ t: position.txid.toString(), q: position.seq.toString(), ...(subscriptionId ? { s: subscriptionId } : {}) });
 }
 
-function decodeCursor(kind: string, value: string): RecordCursor {
-  const refused = new ApiError('invalid_query_parameter', 'Parameter `cursor`: not a cursor this list issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
-  let r: { v?: unknown; k?: unknown; t?: unknown; q?: unknown; s?: unknown };
-  try {
-    if (!/^[A-Za-z0-9_-]+$/.test(value)) throw refused;
-    r = JSON.parse(Buffer.from(value, 'base64url').toString('utf8'));
-  } catch {
-    throw refused;
-  }
-  const digits = (x: unknown): x is string => typeof x === 'string' && /^\d{1,19}$/.test(x);
-  if (!r || typeof r !== 'object' || r.v !== 1 || r.k !== kind || !digits(r.t) || !digits(r.q) || (r.s !== undefined && typeof r.s !== 'string')) throw refused;
-  return { position: { txid: BigInt(r.t), seq: BigInt(r.q) }, subscriptionId: r.s as string | undefined };
-}
+const decodeCursor = (list: RecordList, value: string) => cursors[list].decode(value);
 
 /** The organization's own events (not public data events), in log order. */
 export async function listOrgEvents(ctx: Context, args: Window & { type?: string | null; after?: string | null; first?: number | null }): Promise<RecordsPage<LoggedEvent>> {

@@ -12,6 +12,8 @@
 import type { Prisma } from '../prisma/generated/client/client.ts';
 import type { OwnershipData, FootnoteRefs, OwnershipReportingOwner } from '../ingest/parsers/ownership/insiderForms.ts';
 import { ApiError } from '../core/errors.ts';
+import { z } from 'zod';
+import { cursorDay, pageCursor } from '../core/cursor.ts';
 import { requireDataAccess } from './access.ts';
 import { isoDay } from '../derived/citations.ts';
 import type { Context } from './context.ts';
@@ -413,14 +415,12 @@ interface Cursor {
   formId: string;
   row: number;
 }
-const encodeCursor = (c: Cursor) => Buffer.from(JSON.stringify([c.orderedAt, c.formId, c.row])).toString('base64url');
-function decodeCursor(value: string): Cursor {
-  try {
-    const [orderedAt, formId, row] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as [string, string, number];
-    if (typeof orderedAt === 'string' && !Number.isNaN(Date.parse(orderedAt)) && typeof formId === 'string' && Number.isInteger(row)) return { orderedAt, formId, row };
-  } catch {}
-  throw new ApiError('invalid_query_parameter', 'The cursor is not one this list gave.', { details: { parameter: 'cursor' } });
-}
+/** Newest filed first, then the form id, then the row within the filing. */
+const transactionsCursor = pageCursor(
+  'insider-transactions',
+  z.tuple([cursorDay, z.string(), z.number().int().min(0)]).transform(([orderedAt, formId, row]): Cursor => ({ orderedAt, formId, row })),
+);
+const encodeCursor = (c: Cursor) => transactionsCursor.encode([c.orderedAt, c.formId, c.row]);
 
 const batchSize = 200;
 
@@ -431,7 +431,7 @@ const batchSize = 200;
 export async function listTransactions(ctx: Context, args: TransactionFilter, first: number, after: string | null) {
   requireDataAccess(ctx);
   const { where } = await formWhere(ctx, args);
-  const cursor = after ? decodeCursor(after) : null;
+  const cursor = after ? transactionsCursor.decode(after) : null;
   const found: { tx: InsiderTransaction; cursor: Cursor }[] = [];
   let position: Cursor | null = cursor;
   for (;;) {

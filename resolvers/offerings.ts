@@ -10,6 +10,8 @@ import type { Capitalization, DilutionTerms, Economics, Figure } from '../ingest
 import type { FormDData } from '../ingest/parsers/forms/formD.ts';
 import type { FormCData } from '../ingest/parsers/forms/formC.ts';
 import { ApiError } from '../core/errors.ts';
+import { z } from 'zod';
+import { cursorDay, pageCursor } from '../core/cursor.ts';
 import { isoDay } from '../derived/citations.ts';
 import type { DataReader } from '../derived/dataCache.ts';
 import { citeRecords } from './ownership.ts';
@@ -356,15 +358,9 @@ function whereOf(filter: OfferingFilter): Prisma.FormRecordWhereInput {
 
 const select = { id: true, accessionNumber: true, family: true, formType: true, cik: true, filedAt: true, orderedAt: true, data: true, sourceKey: true, entity: { select: { name: true } } } as const;
 
-function encodeCursor(row: { orderedAt: Date; id: string }) {
-  return Buffer.from(`offerings:${row.orderedAt.toISOString().slice(0, 10)}|${row.id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { orderedAt: Date; id: string } {
-  const match = Buffer.from(cursor, 'base64url').toString().match(/^offerings:(\d{4}-\d{2}-\d{2})\|([\w-]{1,40})$/);
-  if (!match) throw new ApiError('invalid_query_parameter', 'The cursor is not one this service issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
-  return { orderedAt: new Date(match[1]!), id: match[2]! };
-}
+/** Newest first by (orderedAt, id). */
+const offeringsCursor = pageCursor('offerings', z.tuple([cursorDay, z.string()]).transform(([day, id]) => ({ orderedAt: new Date(day), id })));
+const placeOf = (row: { orderedAt: Date; id: string }): [string, string] => [row.orderedAt.toISOString().slice(0, 10), row.id];
 
 /**
  * Offerings, newest first, keyset-paginated: by filing date; a document read without its filing date by
@@ -372,7 +368,7 @@ function decodeCursor(cursor: string): { orderedAt: Date; id: string } {
  */
 export async function listOfferings(reader: DataReader, filter: OfferingFilter, page: { first: number; after?: string | null }) {
   const where = whereOf(filter);
-  const after = page.after ? decodeCursor(page.after) : null;
+  const after = page.after ? offeringsCursor.decode(page.after) : null;
   const rows = await reader.prisma.formRecord.findMany({
     where: after ? { AND: [where, { OR: [{ orderedAt: { lt: after.orderedAt } }, { orderedAt: after.orderedAt, id: { lt: after.id } }] }] } : where,
     orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }],
@@ -382,7 +378,7 @@ export async function listOfferings(reader: DataReader, filter: OfferingFilter, 
   const hasMore = rows.length > page.first;
   const pageRows = rows.slice(0, page.first);
   const nodes = await finish(reader, pageRows);
-  return { nodes, hasMore, nextCursor: hasMore ? encodeCursor(pageRows[pageRows.length - 1]!) : null };
+  return { nodes, hasMore, nextCursor: hasMore ? offeringsCursor.encode(placeOf(pageRows[pageRows.length - 1]!)) : null };
 }
 
 export async function getOffering(reader: DataReader, id: string): Promise<Offering | null> {

@@ -2,6 +2,7 @@
 // narrowed by status, operation, key, door and time, paged by a keyset cursor on (createdAt, id):
 // a page costs the same however deep it is. Only the caller's organization is read.
 import { ApiError } from '../core/errors.ts';
+import { createdPlace, createdPlaceOf, pageCursor } from '../core/cursor.ts';
 import type { Prisma, RequestRecord } from '../prisma/generated/client/client.ts';
 import { requireOrg } from './access.ts';
 import type { Context } from './context.ts';
@@ -70,20 +71,7 @@ interface Place {
   id: string;
 }
 
-const encodeCursor = (r: Place) => Buffer.from(JSON.stringify({ v: 1, k: 'requests', t: r.createdAt.toISOString(), i: r.id })).toString('base64url');
-
-function decodeCursor(value: string, parameter: string): Place {
-  const refused = new ApiError('invalid_query_parameter', `Parameter \`${parameter}\`: not a cursor this list issued; pass the cursor of a previous page.`, { details: { parameter } });
-  try {
-    if (!/^[A-Za-z0-9_-]{1,300}$/.test(value)) throw refused;
-    const r = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { v?: unknown; k?: unknown; t?: unknown; i?: unknown };
-    const createdAt = new Date(String(r.t));
-    if (r.v !== 1 || r.k !== 'requests' || typeof r.t !== 'string' || typeof r.i !== 'string' || Number.isNaN(createdAt.getTime())) throw refused;
-    return { createdAt, id: r.i };
-  } catch {
-    throw refused;
-  }
-}
+const requestsCursor = pageCursor('requests', createdPlace);
 
 function pageSize(value: number | null | undefined, name: string): number {
   const size = value ?? 25;
@@ -107,7 +95,7 @@ export async function listRequests(ctx: Context, args: RequestFilter & RequestPa
   }
   const backward = args.before != null || args.last != null;
   const size = backward ? pageSize(args.last, 'last') : pageSize(args.first, 'first');
-  const cursor = backward ? (args.before != null ? decodeCursor(args.before, 'before') : null) : args.after != null ? decodeCursor(args.after, 'cursor') : null; // REST's `cursor` is `after`
+  const cursor = backward ? (args.before != null ? requestsCursor.decode(args.before, 'before') : null) : args.after != null ? requestsCursor.decode(args.after, 'cursor') : null; // REST's `cursor` is `after`
   await ctx.requestLog.flush(); // this instance's latest records; other instances write theirs within a second
   const rows = await ctx.prisma.requestRecord.findMany({
     where: cursor ? { AND: [where, backward ? newerThan(cursor) : olderThan(cursor)] } : where,
@@ -117,7 +105,7 @@ export async function listRequests(ctx: Context, args: RequestFilter & RequestPa
   const more = rows.length > size;
   const shown: RequestRecord[] = rows.slice(0, size);
   if (backward) shown.reverse();
-  const edges = shown.map((node) => ({ cursor: encodeCursor(node), node }));
+  const edges = shown.map((node) => ({ cursor: requestsCursor.encode(createdPlaceOf(node)), node }));
   return {
     edges,
     pageInfo: {

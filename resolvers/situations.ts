@@ -4,6 +4,8 @@
 // moves it on, else `announced`. Nothing is stored: situations are regrouped from Filing rows on
 // every read, and a situation's id is a digest of its kind, CIK and first accession number.
 import { ApiError } from '../core/errors.ts';
+import { z } from 'zod';
+import { cursorDay, pageCursor } from '../core/cursor.ts';
 import { digest } from '../core/rows.ts';
 import { citationUrl, isoDay } from '../derived/citations.ts';
 import { itemTitle } from '../ingest/parsers/eightK/sections.ts';
@@ -192,14 +194,9 @@ export interface SituationFilter {
   to?: string | null;
 }
 
-const encodeCursor = (s: Situation) => Buffer.from(JSON.stringify([s.lastFiledAt, s.id])).toString('base64url');
-function decodeCursor(value: string): [string, string] {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof at === 'string' && typeof id === 'string') return [at, id];
-  } catch {}
-  throw new ApiError('invalid_query_parameter', 'Parameter `cursor` is not a cursor this list gave.', { details: { parameter: 'cursor' } });
-}
+/** By the last filing, newest first, then id. */
+const situationsCursor = pageCursor('situations', z.tuple([cursorDay, z.string()]));
+const placeOf = (s: Situation): [string, string] => [s.lastFiledAt, s.id];
 
 /** Situations passing the filters, by their last filing newest first; dates keep those active in [from, to]. */
 export async function listSituations(ctx: Context, filter: SituationFilter, first: number, after: string | null) {
@@ -211,13 +208,13 @@ export async function listSituations(ctx: Context, filter: SituationFilter, firs
     throw new ApiError('invalid_query_parameter', `Parameter \`stage\`: ${JSON.stringify(filter.stage)} is not a stage.`, { details: { parameter: 'stage', acceptedValues: [...situationStages] } });
   }
   if (filter.from && filter.to && filter.from > filter.to) throw new ApiError('invalid_query_parameter', 'Parameter `filed_from` must not be after `filed_to`.', { details: { parameter: 'filed_from' } });
-  const cursor = after ? decodeCursor(after) : null;
+  const cursor = after ? situationsCursor.decode(after) : null;
   const all = (await situationsOf(ctx, filter.ciks ?? null))
     .filter((s) => (!filter.kind || s.kind === filter.kind) && (!filter.stage || s.stage === filter.stage) && (!filter.from || s.lastFiledAt >= filter.from) && (!filter.to || s.firstFiledAt <= filter.to))
     .sort((a, b) => b.lastFiledAt.localeCompare(a.lastFiledAt) || a.id.localeCompare(b.id));
   const rest = cursor ? all.filter((s) => s.lastFiledAt < cursor[0] || (s.lastFiledAt === cursor[0] && s.id > cursor[1])) : all;
   const shown = rest.slice(0, first);
-  return { records: shown.map((s) => ({ record: s, cursor: encodeCursor(s) })), hasMore: rest.length > first, endCursor: shown.length ? encodeCursor(shown.at(-1)!) : null };
+  return { records: shown.map((s) => ({ record: s, cursor: situationsCursor.encode(placeOf(s)) })), hasMore: rest.length > first, endCursor: shown.length ? situationsCursor.encode(placeOf(shown.at(-1)!)) : null };
 }
 
 /** One situation by id, or null. */
