@@ -110,8 +110,9 @@ export async function createService(config: Config, options: { logger?: Logger; 
   app.use(express.json({ limit: maxBodyBytes, verify: refuseDeepJsonBody }));
   app.use(resumeTracedContext);
   app.use(refuseKeysInBody);
-  const openApi = buildOpenApi(routes);
-  app.get('/openapi/sec-api.v1.json', (_req, res) => void res.set('Cache-Control', publicCacheControl).json(openApi));
+  // built when first asked for, not at start: it is a few hundred milliseconds of JSON Schema work
+  let openApi: ReturnType<typeof buildOpenApi> | undefined;
+  app.get('/openapi/sec-api.v1.json', (_req, res) => void res.set('Cache-Control', publicCacheControl).json((openApi ??= buildOpenApi(routes))));
   app.use('/v1', serviceVersion);
   // OpenID sign-in's redirects, before the route table's catch-all 404
   app.use(oidcRouter(services));

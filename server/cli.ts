@@ -2,6 +2,7 @@
 // environment as `npm start`: IDS_STATE_DIR, DATABASE_URL). On the embedded database a command
 // runs where the database's owner is: in the server that owns the state folder, through its
 // channel, or here, holding the folder for as long as it works (server/owner.ts).
+import path from 'node:path';
 import { openDatabase } from '../prisma/db.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
 import { needsDatabase, runCommand, type CommandDatabase } from './commands.ts';
@@ -44,10 +45,22 @@ async function main(argv: string[]): Promise<number> {
   for (;;) {
     const claim = await claimStateFolder(config.stateDir, 'cli');
     if (claim.owned) return withOwnership(claim.ownership, () => runHere(argv));
-    if (claim.owner.role === 'server' && claim.owner.port !== null) return runInOwner(config.stateDir, argv, say, note);
+    if (claim.owner.role === 'server' && claim.owner.port !== null) {
+      return runInOwner(config.stateDir, withAbsoluteFolders(argv), { userAgent: config.sec.userAgent, baseUrl: config.sec.baseUrl }, say, note);
+    }
     if (Date.now() > deadline) throw new Error(`the state folder ${config.stateDir} is held by ${describeOwner(claim.owner)}; try again when it has finished`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+/** The owner runs in its own working directory: a folder named relative to ours is passed as an absolute path. */
+function withAbsoluteFolders(argv: string[]): string[] {
+  const absolute = (folder: string) => (/^https?:\/\//.test(folder) ? folder : path.resolve(folder));
+  return argv.map((arg, i) => {
+    const joined = arg.match(/^(--(?:source|bulk)=)(.+)$/);
+    if (joined) return joined[1] + absolute(joined[2]!);
+    return argv[i - 1] === '--source' || argv[i - 1] === '--bulk' ? absolute(arg) : arg;
+  });
 }
 
 async function withOwnership<T>(ownership: Ownership, work: () => Promise<T>): Promise<T> {

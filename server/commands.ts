@@ -132,7 +132,7 @@ export const commands: Record<string, Command> = {
             ciks: list(values.ciks),
             indexDates: list(values['index-dates']),
             indexQuarters: list(values['index-quarters']),
-            userAgent: (values['user-agent'] as string | undefined) ?? process.env.IDS_SEC_USER_AGENT,
+            userAgent: (values['user-agent'] as string | undefined) ?? ctx.config.sec.userAgent,
           },
           { prisma, logger },
         );

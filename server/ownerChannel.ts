@@ -8,6 +8,11 @@ import type { Services } from '../resolvers/context.ts';
 import { runCommand } from './commands.ts';
 import { channelSocket } from './owner.ts';
 
+/** What the CLI's own environment says about the SEC (IDS_SEC_USER_AGENT, IDS_SEC_BASE_URL); the owner runs its command with them. */
+export type CliSecSettings = Partial<Pick<Services['config']['sec'], 'userAgent' | 'baseUrl'>>;
+
+const definedOnly = (settings: CliSecSettings): CliSecSettings => Object.fromEntries(Object.entries(settings).filter(([, value]) => typeof value === 'string' && value !== ''));
+
 export async function serveOwnerChannel(services: Services): Promise<{ close(): Promise<void> }> {
   const socketPath = channelSocket(services.config.stateDir);
   await unlink(socketPath).catch(() => {}); // a previous owner's, left by a crash
@@ -19,10 +24,11 @@ export async function serveOwnerChannel(services: Services): Promise<{ close(): 
       const line = (message: object) => res.write(`${JSON.stringify(message)}\n`);
       let exit = 1;
       try {
-        const { argv } = JSON.parse(body) as { argv: string[] };
+        const { argv, sec } = JSON.parse(body) as { argv: string[]; sec?: CliSecSettings };
         services.logger.info({ command: argv[0] }, 'operator command from the CLI');
         exit = await runCommand(argv, {
-          config: services.config,
+          // the SEC settings the operator ran the CLI with, where set, over the server's own
+          config: { ...services.config, sec: { ...services.config.sec, ...definedOnly(sec ?? {}) } },
           say: (text) => line({ out: text }),
           note: (text) => line({ err: text }),
           progress: false,
@@ -43,7 +49,7 @@ export async function serveOwnerChannel(services: Services): Promise<{ close(): 
 }
 
 /** Runs a command line in the owner; resolves to its exit code. */
-export function runInOwner(stateDir: string, argv: string[], out: (text: string) => void, err: (text: string) => void): Promise<number> {
+export function runInOwner(stateDir: string, argv: string[], sec: CliSecSettings, out: (text: string) => void, err: (text: string) => void): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request({ socketPath: channelSocket(stateDir), method: 'POST', path: '/commands', headers: { 'content-type': 'application/json' } }, (res) => {
       let buffered = '';
@@ -63,6 +69,6 @@ export function runInOwner(stateDir: string, argv: string[], out: (text: string)
       res.on('error', reject);
     });
     req.on('error', reject);
-    req.end(JSON.stringify({ argv }));
+    req.end(JSON.stringify({ argv, sec }));
   });
 }

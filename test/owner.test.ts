@@ -4,13 +4,16 @@
 // the compiled server and CLI that `npm start` and `npm run ids` run.
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './harness.ts';
+import { corpusDir } from './corpus.ts';
+import { startSecServer } from './support/secServer.ts';
+import { archivePath, fullReport, fundSubmissions, type ListedFiling } from './support/ncsrDocuments.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const children = new Set<ChildProcess>();
@@ -48,7 +51,8 @@ async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM') {
   await exited;
 }
 
-const ids = async (...args: string[]) => (await promisify(execFile)(process.execPath, ['dist/cli.js', ...args], { cwd: root, env: embeddedEnv() })).stdout.trim().split('\n');
+const idsWith = async (extra: NodeJS.ProcessEnv, ...args: string[]) => (await promisify(execFile)(process.execPath, ['dist/cli.js', ...args], { cwd: root, env: { ...embeddedEnv(), ...extra } })).stdout.trim().split('\n');
+const ids = (...args: string[]) => idsWith({}, ...args);
 const me = (url: string, key: string) => fetch(`${url}/v1/me`, { headers: { 'x-api-key': key } }).then((r) => r.status);
 
 beforeAll(async () => {
@@ -112,4 +116,55 @@ describe('the embedded database has one owner', { timeout: 180_000 }, () => {
     expect(keys.data.map((k: { scopes: string[] }) => k.scopes)).toEqual([['read'], ['organization']]);
     await stop(server.child);
   });
+
+  it('commands run through the running server with the SEC settings and folders of the CLI (sync, fund-letters:fetch, ingest from a relative folder), and it answers with what they fetched', async () => {
+    const fund = { cik: '0001410368', name: 'AB ACTIVE ETFS, INC.', fileNumber: '811-23799' };
+    const report: ListedFiling = { accessionNumber: '0001193125-24-051234', form: 'N-CSR', filingDate: '2024-02-28', reportDate: '2023-11-30', primaryDocument: 'd512345dncsr.htm' };
+    const letter = fullReport(fund, {
+      periodEnd: 'November 30, 2023',
+      periodLabel: 'November 30, 2023',
+      fund: 'AB Conservative Buffer ETF',
+      letter: { heading: 'Letter to Shareholders', paragraphs: ['Your Fund returned 11.2%, helped by its semiconductor holdings.'], signers: [{ name: 'Onur Erzan', title: 'President' }] },
+      discussion: ['The Fund outperformed its benchmark because of its overweight in information technology.'],
+    });
+    const header = `${'Form Type'.padEnd(12)}${'Company Name'.padEnd(62)}${'CIK'.padEnd(12)}${'Date Filed'.padEnd(12)}File Name`;
+    const row = `${'8-K'.padEnd(12)}${'EXAMPLE HOLDINGS INC'.padEnd(62)}${'9999999'.padEnd(12)}${'20250801'.padEnd(12)}edgar/data/9999999/0009999999-25-000001.txt`;
+    const sec = await startSecServer({
+      files: {
+        [`/submissions/CIK${fund.cik}.json`]: fundSubmissions(fund, [report]),
+        [archivePath(fund.cik, report)]: letter,
+        '/Archives/edgar/daily-index/2025/QTR3/form.20250801.idx': ['Description:           Daily Index of EDGAR Dissemination Feed by Form Type', 'Last Data Received:    2025-08-01', '', header, '-'.repeat(120), row, ''].join('\n'),
+      },
+    });
+    const server = await startServer();
+    try {
+      const [reader] = await ids('orgs:create', 'Reads what the CLI fetched');
+      const readerKey = (await ids('keys:create', '--org', reader!)).at(-1)!;
+      const secEnv = { IDS_SEC_USER_AGENT: 'Owner Test admin@example.com', IDS_SEC_BASE_URL: sec.url };
+      const fetched = await idsWith(secEnv, 'fund-letters:fetch', '--ciks', fund.cik, '--latest', '1');
+      expect(fetched.at(-1)).toMatch(/^fund-letters:fetch: 1 registrant; \d+ items written, 0 failed/);
+      const synced = await idsWith(secEnv, 'sync', '--since', '2025-08-01', '--today', '2025-08-01');
+      expect(synced.at(-1)).toMatch(/^sync: 2025-08-01 synced \(1 filings/);
+      expect(existsSync(path.join(stateDir, 'owner.lock'))).toBe(true); // the server still owns the folder
+      const get = (route: string) => fetch(`${server.url}${route}`, { headers: { 'x-api-key': readerKey } }).then(async (r) => ({ status: r.status, body: await r.json() }));
+      const letters = await get(`/v1/funds/letters?cik=${fund.cik}`);
+      expect(letters.status).toBe(200);
+      expect(letters.body.data.map((l: { accessionNumber: string }) => l.accessionNumber)).toEqual([report.accessionNumber]);
+      // a folder named relative to where the CLI runs, not to where the server runs
+      const elsewhere = await mkdtemp(path.join(tmpdir(), 'ids-cli-cwd-'));
+      await mkdir(path.join(elsewhere, 'feed', 'submissions'), { recursive: true });
+      await copyFile(path.join(corpusDir, 'submissions', 'CIK0001045810.json'), path.join(elsewhere, 'feed', 'submissions', 'CIK0001045810.json'));
+      const ingested = (await promisify(execFile)(process.execPath, [path.join(root, 'dist/cli.js'), 'ingest', '--source', 'feed'], { cwd: elsewhere, env: embeddedEnv() })).stdout;
+      expect(ingested).toMatch(/read 1, written 1, .*failed 0/);
+      expect((await get('/v1/filings?cik=0001045810&limit=1')).body.data).toHaveLength(1);
+      await rm(elsewhere, { recursive: true, force: true });
+      const filing = await get('/v1/filings/0009999999-25-000001');
+      expect(filing.status).toBe(200);
+      expect(filing.body).toMatchObject({ accessionNumber: '0009999999-25-000001', form: '8-K' });
+    } finally {
+      await stop(server.child);
+      await sec.close();
+    }
+  });
 });
+
