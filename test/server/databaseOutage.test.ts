@@ -56,9 +56,12 @@ describe('PostgreSQL unreachable, then back', { timeout: 60_000 }, () => {
   });
 
   it('answers 503 database_unavailable with Retry-After while it is away, and recovers by itself', async () => {
-    expect((await call(t, 'GET', '/v1/me', { key })).status).toBe(200);
+    const before = await call(t, 'GET', '/v1/me', { key });
+    expect(before.status).toBe(200);
+    const traced = before.headers.get('request-id');
+    expect(traced).toBeTruthy();
     await relay.cut();
-    for (const route of ['/v1/me', '/v1/filings?cik=320193']) {
+    for (const route of ['/v1/me', '/v1/filings?cik=320193', `/v1/traces/${traced}`]) {
       const answer = await call(t, 'GET', route, { key });
       expect(answer.status, JSON.stringify(answer.body)).toBe(503);
       expect(answer.body).toMatchObject({ object: 'error', code: 'database_unavailable', retryable: true });
