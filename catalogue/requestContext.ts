@@ -3,12 +3,10 @@
 // span (a valid incoming W3C traceparent is its parent, so the trace id is the caller's); its
 // record keeps its spans (core/requestSpans.ts).
 import type { NextFunction, Request, Response } from 'express';
-import { context, ROOT_CONTEXT, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { newId, randomHex } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
-import { recordedTrace, RequestSpans, withRequestSpans } from '../core/requestSpans.ts';
-import { parseTraceparent, SpanKind, traceparentOf, withTracer, type Span, type Tracer } from '../core/tracing.ts';
+import { recordedTrace } from '../core/requestSpans.ts';
+import { endSpan, openSpan, parseTraceparent, RequestTrace, runInSpan, SpanKind, traceparentOf, type RecordingSpan, type SpanExport } from '../core/tracing.ts';
 import type { Principal } from '../resolvers/principal.ts';
 import type { RequestLog } from '../resolvers/requestLog.ts';
 
@@ -49,42 +47,36 @@ type Door = NonNullable<ReturnType<typeof doorOf>>;
 
 interface TracedRequest {
   door: Door;
-  span: Span;
-  spans: RequestSpans;
-  context: ReturnType<typeof context.active>;
+  span: RecordingSpan;
 }
 
-/** The request's door span, child of a valid incoming traceparent; what runs under its context nests in it. */
-function startRequestSpan(tracer: Tracer, door: Door, method: string, path: string, requestId: string, incoming: string | undefined): TracedRequest {
+/** The request's door span, child of a valid incoming traceparent; what runs inside it nests in it. */
+function startRequestSpan(exportSpans: SpanExport | null, door: Door, method: string, path: string, requestId: string, incoming: string | undefined): TracedRequest {
   const remote = parseTraceparent(incoming);
-  const parent = remote ? trace.setSpanContext(ROOT_CONTEXT, { ...remote, isRemote: true }) : ROOT_CONTEXT;
-  const spans = new RequestSpans();
-  const span = tracer.startSpan(
-    `${door} ${method}`,
-    { kind: SpanKind.SERVER, attributes: { 'ids.door': door, 'ids.request_id': requestId, 'http.request.method': method, 'url.path': path.slice(0, 500) } },
-    withRequestSpans(withTracer(parent, tracer), spans),
-  );
-  return { door, span, spans, context: withRequestSpans(withTracer(trace.setSpan(parent, span), tracer), spans) };
+  const trace = new RequestTrace(remote?.traceId ?? randomHex(16), remote?.spanId ?? null, exportSpans);
+  const span = openSpan(trace, null, `${door} ${method}`, SpanKind.SERVER, { 'ids.door': door, 'ids.request_id': requestId, 'http.request.method': method, 'url.path': path.slice(0, 500) });
+  return { door, span };
 }
 
 /** Ends the door span with what the answer was, and gives the request's finished spans. */
 function endRequestSpan(traced: TracedRequest, status: number, found: RequestLocals) {
   const { span } = traced;
   // named by what ran (a route, a GraphQL operation, an MCP tool), known only once it ran
-  if (found.operation) span.updateName(`${traced.door} ${found.operation}`);
-  span.setAttributes({
-    'http.response.status_code': status,
-    ...(found.operation ? { 'ids.operation': found.operation } : {}),
-    ...(found.orgId ? { 'ids.org_id': found.orgId } : {}),
-    ...(found.errorCode ? { 'ids.error_code': found.errorCode } : {}),
-  });
-  if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-  span.end();
-  return recordedTrace(span as unknown as ReadableSpan, traced.spans);
+  if (found.operation) span.name = `${traced.door} ${found.operation}`;
+  span.attributes['http.response.status_code'] = status;
+  if (found.operation) span.attributes['ids.operation'] = found.operation;
+  if (found.orgId) span.attributes['ids.org_id'] = found.orgId;
+  if (found.errorCode) span.attributes['ids.error_code'] = found.errorCode;
+  if (status >= 500) span.error = '';
+  endSpan(span);
+  const { trace } = span;
+  trace.answered = true;
+  trace.exportSpans?.(trace.spans.filter((s) => s.end));
+  return recordedTrace(trace);
 }
 
-/** `tracer`: null when tracing is off; only requests to the three doors are traced. */
-export function requestContext(logger: Logger, requestLog: RequestLog, tracer: Tracer | null = null) {
+/** `tracing`: null when tracing is off (else where finished spans are exported, if anywhere); only requests to the three doors are traced. */
+export function requestContext(logger: Logger, requestLog: RequestLog, tracing: { exportSpans: SpanExport | null } | null = null) {
   return (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     const requestId = newId('req');
@@ -92,7 +84,7 @@ export function requestContext(logger: Logger, requestLog: RequestLog, tracer: T
     const { path, method } = req;
     const door = doorOf(path);
     const incoming = req.get('traceparent');
-    const traced = tracer && door ? startRequestSpan(tracer, door, method, path, requestId, incoming) : null;
+    const traced = tracing && door ? startRequestSpan(tracing.exportSpans, door, method, path, requestId, incoming) : null;
     const traceparent = traced ? traceparentOf(traced.span) : traceparentFor(incoming);
     Object.assign(res.locals, { requestId, traceparent });
     res.set({ 'Request-Id': requestId, traceparent });
@@ -135,13 +127,13 @@ export function requestContext(logger: Logger, requestLog: RequestLog, tracer: T
       );
     });
     if (!traced) return next();
-    tracedContexts.set(req, traced.context);
-    context.with(traced.context, next);
+    tracedRequests.set(req, traced.span);
+    runInSpan(traced.span, next);
   };
 }
 
-/** The traced context of each request in flight, for resumeTracedContext. */
-const tracedContexts = new WeakMap<object, Context>();
+/** The door span of each traced request in flight, for resumeTracedContext. */
+const tracedRequests = new WeakMap<object, RecordingSpan>();
 
 /**
  * Put after a body parser: a body is read in the request stream's callbacks, which run outside
@@ -149,7 +141,7 @@ const tracedContexts = new WeakMap<object, Context>();
  * response emitters to the context instead would wrap every listener of every request.)
  */
 export function resumeTracedContext(req: Request, _res: Response, next: NextFunction): void {
-  const traced = tracedContexts.get(req);
-  if (traced) context.with(traced, next);
+  const traced = tracedRequests.get(req);
+  if (traced) runInSpan(traced, next);
   else next();
 }

@@ -29,6 +29,13 @@ export interface DataCache {
    * bounded by size: answers run to tens of kilobytes (a statement bundle is about 60 KB).
    */
   answer<T extends object>(key: string, load: () => Promise<T>): Promise<T>;
+  /**
+   * Values derived from ingested data, one per key, each kept under its version: a token the caller
+   * reads from the database and that every write of what the value rests on changes. A kept value
+   * serves while its version holds, past the TTL (no write can make it stale unseen); the keys whose
+   * version is new are loaded together, by one call of `loadMissing`.
+   */
+  versionedEach<T>(versions: ReadonlyMap<string, string>, loadMissing: (missing: string[]) => Promise<Map<string, T>>, absent: T): Promise<Map<string, T>>;
   clear(): void;
 }
 
@@ -41,10 +48,22 @@ export interface DataReader {
   cache: { data: DataCache };
 }
 
+/**
+ * A version of all ingested data (for versionedEach), as every process sees it: the ingest runs'
+ * rows, each written when its run starts, at most once a second while it works, and when it
+ * finishes, after its last commit. An instance that hears no notice (another process ingesting
+ * without Redis) sees a working run's commits with its row's next write, about a second later.
+ */
+export async function dataVersion(prisma: PrismaClient): Promise<string> {
+  const [runs] = await prisma.$queryRaw<{ count: number; latest: Date | null }[]>`SELECT count(*)::int AS "count", max("updatedAt") AS "latest" FROM "IngestRun"`;
+  return `${runs!.count}@${runs!.latest?.toISOString() ?? ''}`;
+}
+
 export function createDataCache(ttlMs: number): DataCache {
   // Promises are kept, so that concurrent requests for one company share one load.
   const entries = new LRUCache<string, { value: Promise<unknown> }>({ max: maxEntries, ttl: Math.max(ttlMs, 1), ttlAutopurge: false });
   const answers = new LRUCache<string, { value: object; chars: number }>({ maxSize: maxAnswerChars, sizeCalculation: (entry) => entry.chars, ttl: Math.max(ttlMs, 1), ttlAutopurge: false });
+  const derived = new LRUCache<string, { version: string; value: Promise<unknown> }>({ max: maxEntries });
   /** Keeps a value being loaded; a failed load is forgotten. */
   const keep = <T>(key: string, value: Promise<T>): Promise<T> => {
     if (ttlMs <= 0) return value;
@@ -78,9 +97,32 @@ export function createDataCache(ttlMs: number): DataCache {
       if (chars <= maxAnswerChars / 64) answers.set(key, { value, chars });
       return value;
     },
+    async versionedEach<T>(versions: ReadonlyMap<string, string>, loadMissing: (missing: string[]) => Promise<Map<string, T>>, absent: T): Promise<Map<string, T>> {
+      const values = new Map<string, Promise<T>>();
+      const missing: string[] = [];
+      for (const [key, version] of versions) {
+        const held = ttlMs > 0 ? derived.get(key) : undefined;
+        if (held?.version === version) values.set(key, held.value as Promise<T>);
+        else missing.push(key);
+      }
+      const batch = missing.length ? loadMissing(missing) : null;
+      for (const key of missing) {
+        const entry = { version: versions.get(key)!, value: batch!.then((found) => found.get(key) ?? absent) };
+        values.set(key, entry.value);
+        if (ttlMs <= 0) continue;
+        derived.set(key, entry);
+        entry.value.catch(() => {
+          if (derived.get(key) === entry) derived.delete(key);
+        });
+      }
+      const keys = [...values.keys()];
+      const settled = await Promise.all(keys.map((key) => values.get(key)!));
+      return new Map(keys.map((key, i) => [key, settled[i]!]));
+    },
     clear: () => {
       entries.clear();
       answers.clear();
+      derived.clear();
     },
   };
 }

@@ -2,7 +2,8 @@
 // periods: at ingest, when its facts change, and on a read that finds them missing or built by
 // older rules. The building itself is pure (statements.ts, segments.ts, concepts.ts).
 import type { Db } from '../prisma/db.ts';
-import type { Fact, Prisma } from '../prisma/generated/client/client.ts';
+import type { Fact } from '../prisma/generated/client/client.ts';
+import { insertRows, type Columns } from '../prisma/unnestInsert.ts';
 import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
 import { lineItems } from './concepts.ts';
 import { isoDay } from './citations.ts';
@@ -30,6 +31,27 @@ export function toFactRecord(f: Fact): FactRecord {
   };
 }
 
+const statementPeriodColumns: Columns<{ cik: string; basis: string; asReported: string; periodEnd: string; fiscalYear: number; fiscalPeriod: string; body: unknown }> = [
+  ['cik', 'text', (r) => r.cik],
+  ['basis', 'text', (r) => r.basis],
+  ['asReported', 'text', (r) => r.asReported],
+  ['periodEnd', 'date', (r) => r.periodEnd],
+  ['fiscalYear', 'integer', (r) => r.fiscalYear],
+  ['fiscalPeriod', 'text', (r) => r.fiscalPeriod],
+  ['body', 'jsonb', (r) => r.body],
+];
+
+const segmentPeriodColumns: Columns<{ cik: string; axis: string; kind: string; axisOrder: number; periodStart: string; periodEnd: string; confidence: string; body: unknown }> = [
+  ['cik', 'text', (r) => r.cik],
+  ['axis', 'text', (r) => r.axis],
+  ['kind', 'text', (r) => r.kind],
+  ['axisOrder', 'integer', (r) => r.axisOrder],
+  ['periodStart', 'date', (r) => r.periodStart],
+  ['periodEnd', 'date', (r) => r.periodEnd],
+  ['confidence', 'text', (r) => r.confidence],
+  ['body', 'jsonb', (r) => r.body],
+];
+
 export const statementTags = [...new Set(lineItems.flatMap((item) => item.candidates.map((c) => c.tag)))];
 
 /**
@@ -53,9 +75,9 @@ export async function materializeFinancials(db: Db, cik: string) {
   );
   await db.statementPeriod.deleteMany({ where: { cik } });
   const periods = bases.flatMap((bundle) =>
-    bundle.periods.map((p) => ({ cik, basis: bundle.period, asReported: bundle.asReported, periodEnd: new Date(p.periodEnd), fiscalYear: p.fiscalYear, fiscalPeriod: p.fiscalPeriod, body: p as unknown as Prisma.InputJsonValue })),
+    bundle.periods.map((p) => ({ cik, basis: bundle.period, asReported: bundle.asReported, periodEnd: p.periodEnd, fiscalYear: p.fiscalYear, fiscalPeriod: p.fiscalPeriod, body: p })),
   );
-  if (periods.length) await db.statementPeriod.createMany({ data: periods, skipDuplicates: true });
+  await insertRows(db, 'StatementPeriod', statementPeriodColumns, periods, { onConflict: 'ON CONFLICT DO NOTHING' });
 
   await db.segmentPeriod.deleteMany({ where: { cik } });
   const segments = buildSegments(facts).axes.flatMap((axis, axisOrder) =>
@@ -64,13 +86,13 @@ export async function materializeFinancials(db: Db, cik: string) {
       axis: axis.axis,
       kind: axis.kind,
       axisOrder,
-      periodStart: new Date(p.periodStart),
-      periodEnd: new Date(p.periodEnd),
+      periodStart: p.periodStart,
+      periodEnd: p.periodEnd,
       confidence: p.confidence,
-      body: p as unknown as Prisma.InputJsonValue,
+      body: p,
     })),
   );
-  if (segments.length) await db.segmentPeriod.createMany({ data: segments });
+  await insertRows(db, 'SegmentPeriod', segmentPeriodColumns, segments);
 
   const profile = { taxonomy: bases[0]!.taxonomy, currency: bases[0]!.currency, version: statementRulesVersion, builtAt: new Date() };
   await db.statementProfile.upsert({ where: { cik }, create: { cik, ...profile }, update: profile });

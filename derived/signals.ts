@@ -10,6 +10,7 @@ import type { OfficerChange, VoteProposal } from '../ingest/parsers/eightK/types
 import type { OwnershipData } from '../ingest/parsers/ownership/insiderForms.ts';
 import { digest } from '../core/rows.ts';
 import { citationUrl, isoDay } from './citations.ts';
+import type { DataCache } from './dataCache.ts';
 import { dilutionRiseThreshold, scoreHistory, scoreRises, type ScoreRise } from './dilution/scoreHistory.ts';
 
 export const signalTypes = {
@@ -249,21 +250,50 @@ function dilutionRise(cik: string, { from, to, rise }: ScoreRise): Signal | null
   return signal('dilution_risk_rising', rise / 30, cik, evidence);
 }
 
-/** The rises of each company's dilution score between the days its dilution records were filed. */
-async function dilutionRises(db: Db, ciks: string[] | null): Promise<Signal[]> {
+/** The rises of one company's dilution score between the days its dilution records were filed. */
+const companyRises = (cik: string, records: DilutionRecord[], hasIndex: boolean): Signal[] =>
+  scoreRises(scoreHistory(records, hasIndex)).map((rise) => dilutionRise(cik, rise)).filter((s): s is Signal => s !== null);
+
+/** Each company's dilution records. */
+async function recordsByCompany(db: Db, ciks: string[] | null): Promise<Map<string, DilutionRecord[]>> {
+  const byCik = new Map<string, DilutionRecord[]>();
+  for (const r of await db.dilutionRecord.findMany({ where: ciks ? { cik: { in: ciks } } : {} })) byCik.set(r.cik, [...(byCik.get(r.cik) ?? []), r]);
+  return byCik;
+}
+
+/**
+ * The rises of each company's dilution score between the days its dilution records were filed.
+ * With `kept`, each company's rises are kept under the version of its records: materializeDilution,
+ * their one writer, replaces a company's records and its profile row (rules version, time built)
+ * together, so a read recomputes only the companies rebuilt since it was last computed.
+ */
+async function dilutionRises(db: Db, ciks: string[] | null, kept: DataCache | null): Promise<Signal[]> {
   const company = ciks ? { cik: { in: ciks } } : {};
-  const [records, entities] = await Promise.all([
-    db.dilutionRecord.findMany({ where: company }),
+  const [profiles, entities] = await Promise.all([
+    kept ? db.dilutionProfile.findMany({ where: company, select: { cik: true, version: true, builtAt: true } }) : [],
     db.entity.findMany({ where: { ...company, hasSubmissions: true }, select: { cik: true } }),
   ]);
   const indexed = new Set(entities.map((e) => e.cik));
-  const byCik = new Map<string, DilutionRecord[]>();
-  for (const r of records) byCik.set(r.cik, [...(byCik.get(r.cik) ?? []), r]);
-  return [...byCik].flatMap(([cik, rows]) => scoreRises(scoreHistory(rows, indexed.has(cik))).map((rise) => dilutionRise(cik, rise)).filter((s): s is Signal => s !== null));
+  if (!kept) return [...(await recordsByCompany(db, ciks))].flatMap(([cik, rows]) => companyRises(cik, rows, indexed.has(cik)));
+  const prefix = 'dilution-rises:';
+  const versions = new Map(profiles.map((p) => [`${prefix}${p.cik}`, `${p.version}:${p.builtAt.toISOString()}:${indexed.has(p.cik)}`]));
+  const rises = await kept.versionedEach(
+    versions,
+    async (missing) => {
+      const ciks = missing.map((key) => key.slice(prefix.length));
+      const byCik = await recordsByCompany(db, ciks);
+      return new Map(ciks.map((cik) => [`${prefix}${cik}`, companyRises(cik, byCik.get(cik) ?? [], indexed.has(cik))]));
+    },
+    [] as Signal[],
+  );
+  return [...rises.values()].flat();
 }
 
-/** The signals of these companies (all held companies when `ciks` is null), unordered. */
-export async function computeSignals(db: Db, ciks: string[] | null): Promise<Signal[]> {
+/**
+ * The signals of these companies (all held companies when `ciks` is null), unordered. `kept`: where
+ * a reader keeps the dilution score rises between reads (none inside an ingest's transaction).
+ */
+export async function computeSignals(db: Db, ciks: string[] | null, kept: DataCache | null = null): Promise<Signal[]> {
   const company = ciks ? { cik: { in: ciks } } : {};
   const [events, late, stakes, stakeRecords, insiderForms] = await Promise.all([
     db.filingEvent.findMany({ where: { ...company, type: { in: eventTypes }, accessionNumber: { not: null }, filing: { isNot: null } }, select: eventSelect }),
@@ -274,7 +304,7 @@ export async function computeSignals(db: Db, ciks: string[] | null): Promise<Sig
   ]);
   const signals: Signal[] = events.map(fromEvent).filter((s): s is Signal => s !== null);
   signals.push(...lateFilings(late));
-  signals.push(...(await dilutionRises(db, ciks)));
+  signals.push(...(await dilutionRises(db, ciks, kept)));
 
   // a 13D stake: the Filing row (index or document) and the structured record (its Item 4) of one accession
   const purposes = new Map(stakeRecords.map((r) => [r.accessionNumber!, (r.data as { purposeOfTransaction?: string | null }).purposeOfTransaction ?? null]));

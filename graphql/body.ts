@@ -3,13 +3,28 @@
 // body (413 request_too_large past the limit, whether Content-Length says so up front or a
 // chunked body only grows past it) and JSON nested past core/json.ts maxJsonDepth is refused
 // (400 invalid_json) before anything parses it. Both answers are the error envelope (SPEC 2.1):
-// nothing of GraphQL has run yet. Yoga then reads the bytes kept here.
+// nothing of GraphQL has run yet. A JSON body is handed to Yoga parsed, as a framework's parsed
+// body: Yoga would otherwise enumerate every byte of a kept Buffer (Object.keys) and read it again
+// through a stream. Anything else (not JSON, or not a JSON object) Yoga reads and answers as before.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { refuseDeepJson } from '../core/json.ts';
 
 const json = /^application\/([\w.-]+\+)?json\b/i;
+/** the bodies Yoga reads as JSON (its POST JSON parser matches the type as written) */
+const graphqlJson = /^application\/(graphql\+)?json(;|,|$)/;
 
-/** Express middleware for /graphql, before Yoga: bounds and keeps the body (`req.body`, a Buffer). */
+/** The body as a JSON object Yoga can take parsed; undefined when Yoga should read the bytes itself (it answers their errors). */
+function parsedObject(bytes: Buffer): object | undefined {
+  try {
+    const parsed: unknown = JSON.parse(bytes.toString('utf8'));
+    // an empty object or list would make Yoga read the (consumed) request stream instead
+    return parsed && typeof parsed === 'object' && Object.keys(parsed).length ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Express middleware for /graphql, before Yoga: bounds and keeps the body (`req.body`: the JSON object it holds, else its Buffer). */
 export function graphqlBody(maxBytes: number) {
   const read = express.raw({
     type: () => true,
@@ -35,6 +50,7 @@ export function graphqlBody(maxBytes: number) {
         delete req.headers['content-encoding'];
         req.headers['content-length'] = String(req.body.length);
       }
+      if (req.method === 'POST' && Buffer.isBuffer(req.body) && graphqlJson.test(req.headers['content-type'] ?? '')) req.body = parsedObject(req.body) ?? req.body;
       next();
     });
   };

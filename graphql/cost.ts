@@ -67,7 +67,8 @@ export interface Measured {
   introspection: boolean;
 }
 
-export function measureDocument(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined, operationName?: string | null): Measured {
+/** `read`, when given, collects the variables the measure depended on (the page sizes given as variables). */
+export function measureDocument(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined, operationName?: string | null, read?: Set<string>): Measured {
   const fragments = new Map<string, FragmentDefinitionNode>();
   const operations: OperationDefinitionNode[] = [];
   for (const definition of document.definitions) {
@@ -99,7 +100,7 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, v
       const definition = field.args.find((a) => a.name === name);
       if (!definition) continue;
       const given = node.arguments?.find((a) => a.name.value === name)?.value;
-      const value = given ? valueOf(given, definition.type, variables) : definition.defaultValue;
+      const value = given ? valueOf(given, definition.type, variables, read) : definition.defaultValue;
       return typeof value === 'number' && Number.isFinite(value) ? Math.min(Math.max(Math.trunc(value), 1), largestPage) : defaultPage;
     }
     return null;
@@ -140,7 +141,50 @@ export function measureDocument(schema: GraphQLSchema, document: DocumentNode, v
   return { cost, depth, aliases, introspection };
 }
 
-function valueOf(node: ValueNode, type: GraphQLField<unknown, unknown>['args'][number]['type'], variables: Record<string, unknown> | null | undefined): unknown {
-  if (node.kind === Kind.VARIABLE) return variables?.[node.name.value];
+function valueOf(node: ValueNode, type: GraphQLField<unknown, unknown>['args'][number]['type'], variables: Record<string, unknown> | null | undefined, read: Set<string> | undefined): unknown {
+  if (node.kind === Kind.VARIABLE) {
+    read?.add(node.name.value);
+    return variables?.[node.name.value];
+  }
   return valueFromAST(node, type, variables ?? undefined);
 }
+
+interface Measures {
+  /** the variables a measure of the operation depends on */
+  reads: string[];
+  /** by the values of those variables */
+  byValues: Map<string, Measured>;
+}
+
+// Clients send the same few documents with the same few page sizes: a document (one object per
+// text, from the GraphQL door's parse cache or a persisted operation) is measured once per
+// operation and page sizes, not walked again for every request.
+const measures = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, Measures>>>();
+/** page sizes kept per operation; past them a document is measured each time */
+const keptSizes = 64;
+
+/** measureDocument, remembered per document, operation and the values of the variables it depends on. */
+export function measureDocumentOnce(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | null | undefined, operationName?: string | null): Measured {
+  let byDocument = measures.get(schema);
+  if (!byDocument) measures.set(schema, (byDocument = new WeakMap()));
+  let byName = byDocument.get(document);
+  if (!byName) byDocument.set(document, (byName = new Map()));
+  const name = operationName ?? '';
+  const known = byName.get(name);
+  if (!known) {
+    const read = new Set<string>();
+    const measured = measureDocument(schema, document, variables, operationName, read);
+    const reads = [...read];
+    byName.set(name, { reads, byValues: new Map([[valuesKey(reads, variables), measured]]) });
+    return measured;
+  }
+  const key = valuesKey(known.reads, variables);
+  let measured = known.byValues.get(key);
+  if (!measured) {
+    measured = measureDocument(schema, document, variables, operationName);
+    if (known.byValues.size < keptSizes) known.byValues.set(key, measured);
+  }
+  return measured;
+}
+
+const valuesKey = (names: string[], variables: Record<string, unknown> | null | undefined) => JSON.stringify(names.map((n) => variables?.[n] ?? null));

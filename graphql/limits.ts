@@ -14,7 +14,7 @@ import type { Context, Services } from '../resolvers/context.ts';
 import { schema } from '../schema/index.ts';
 import { ApiError } from '../core/errors.ts';
 import { authorize, charge } from '../catalogue/pipeline.ts';
-import { measureDocument } from './cost.ts';
+import { measureDocumentOnce } from './cost.ts';
 import { operationMeter, ownWindowCharges } from './meters.ts';
 import { refuseNulInput } from './input.ts';
 import type { RateLimitFields } from '../core/limiter.ts';
@@ -43,7 +43,7 @@ export async function priceOperation(
   });
   refuseNulInput(args.document, args.variableValues as Record<string, unknown> | undefined);
   const maxCost = services.config.graphqlMaxCost;
-  const { cost, depth, aliases, introspection } = measureDocument(schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
+  const { cost, depth, aliases, introspection } = measureDocumentOnce(schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
   const depthLimit = introspection ? maxIntrospectionDepth : maxDepth;
   if (cost > maxCost) {
     throw new ApiError('query_cost_exceeded', `The operation would cost ${cost}; the limit per request is ${maxCost}. Ask for fewer items or fields, or split it.`, { details: { cost, limit: maxCost } });

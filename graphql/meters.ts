@@ -53,7 +53,18 @@ export function operationMeter(schema: GraphQLSchema, document: DocumentNode, op
  * how many times the operation selects each, by class, charged to that class besides the
  * operation's meter. Such a field refuses to run inside a list, so a selection is one run.
  */
-export function ownWindowCharges(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): Map<string, number> {
+export function ownWindowCharges(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): ReadonlyMap<string, number> {
+  // walked once per document and operation, as operationRoots is: the answer depends on nothing else
+  let byName = ownWindowsOf.get(document);
+  if (!byName) ownWindowsOf.set(document, (byName = new Map()));
+  let charges = byName.get(operationName ?? '');
+  if (!charges) byName.set(operationName ?? '', (charges = countOwnWindows(schema, document, operationName)));
+  return charges;
+}
+
+const ownWindowsOf = new WeakMap<DocumentNode, Map<string, Map<string, number>>>();
+
+function countOwnWindows(schema: GraphQLSchema, document: DocumentNode, operationName: string | null | undefined): Map<string, number> {
   const charges = new Map<string, number>();
   const roots = operationRoots(document, operationName);
   if (!roots) return charges;

@@ -11,6 +11,7 @@ export type ItemKind =
   | 'edgar_index'
   | 'periodic_report'
   | 'current_report'
+  | 'foreign_report'
   | 'offering'
   | 'proxy'
   | 'fund_report'
@@ -38,6 +39,7 @@ const byPath: [RegExp, ItemKind][] = [
   [/(^|\/)(index\/|daily-index\/|full-index\/).+\.idx$/, 'edgar_index'],
   [/^filings\/(10k|10q)\//, 'periodic_report'],
   [/^filings\/8k\//, 'current_report'],
+  [/^filings\/6k\//, 'foreign_report'],
   [/^filings\/offerings\//, 'offering'],
   [/^filings\/proxy\//, 'proxy'],
   [/^forms\/formd\//, 'form_d'],
@@ -69,6 +71,7 @@ export const loadOrder: ItemKind[] = [
   'xbrl_instance',
   'periodic_report',
   'current_report',
+  'foreign_report',
   'offering',
   'proxy',
   'fund_report',
@@ -94,7 +97,7 @@ export function namedInPath(key: string): { accessionNumber: string | null; cik:
   const accession = name.match(/(\d{10}-\d{2}-\d{6})/)?.[1] ?? null;
   const archive = key.match(/^\/Archives\/edgar\/data\/(\d+)\/(\d{10})(\d{2})(\d{6})\//);
   const cik = name.match(/CIK(\d{10})/)?.[1] ?? (archive ? archive[1]!.padStart(10, '0') : null);
-  const form = name.match(/^(10-K|10-Q|8-K|DEF14A|424B\d|S-1|S-3A|S-3|POSAM)_/)?.[1] ?? null;
+  const form = name.match(/^(10-K|10-Q|8-K|6-K|DEF14A|424B\d|S-1|S-3A|S-3|POSAM)_/)?.[1] ?? null;
   return {
     accessionNumber: accession ?? (archive ? `${archive[2]}-${archive[3]}-${archive[4]}` : null),
     cik,
@@ -107,6 +110,7 @@ export function documentKindOfForm(form: string | null | undefined): ItemKind {
   if (!form) return 'unknown';
   if (/^10-[KQ]/.test(form)) return 'periodic_report';
   if (/^8-K/.test(form)) return 'current_report';
+  if (/^6-K/.test(form)) return 'foreign_report';
   if (/^(S-1|S-3|F-1|F-3|424B|POS AM)/.test(form)) return 'offering';
   if (/^DEF 14A/.test(form)) return 'proxy';
   if (/^N-CSRS?(\/A)?$/.test(form)) return 'fund_report';

@@ -1,5 +1,6 @@
-// One handler per item kind: a pure parse, then a load inside the item's transaction.
+// One handler per item kind: a pure parse, the reads it needs, then a load inside the item's transaction.
 import type { Prisma } from '../prisma/generated/client/client.ts';
+import type { Db } from '../prisma/db.ts';
 import type { BusEvent } from '../subscriptions/bus.ts';
 import type { ItemKind } from './classify.ts';
 
@@ -23,13 +24,19 @@ export interface LoadOutcome {
   warnings?: string[];
 }
 
-export interface Handler<P = unknown> {
+export interface Handler<P = unknown, Q = P> {
   parse(input: ItemInput): P;
-  load(tx: Tx, parsed: P, input: ItemInput): Promise<LoadOutcome>;
+  /**
+   * What needs the database only to read (the filing the index holds, and the parse that depends
+   * on it), before the item's transaction opens: on the embedded database a transaction holds the
+   * one connection every read waits for, so it should only write.
+   */
+  prepare?(db: Db, parsed: P, input: ItemInput): Promise<Q>;
+  load(tx: Tx, prepared: Q, input: ItemInput): Promise<LoadOutcome>;
 }
 
-export function handler<P>(h: Handler<P>): Handler<unknown> {
-  return h as Handler<unknown>;
+export function handler<P, Q = P>(h: Handler<P, Q>): Handler<unknown, unknown> {
+  return h as Handler<unknown, unknown>;
 }
 
 /** Raised for an item that is not an error but has nothing for this ingest (market data, say). */

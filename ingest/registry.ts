@@ -1,7 +1,7 @@
 // Which handler ingests which kind of item.
 import type { ItemKind } from './classify.ts';
 import type { Handler } from './handlers.ts';
-import { currentReportHandler, offeringHandler, periodicReportHandler, proxyHandler } from './kinds/documents.ts';
+import { currentReportHandler, foreignReportHandler, offeringHandler, periodicReportHandler, proxyHandler } from './kinds/documents.ts';
 import { formHandler } from './kinds/forms.ts';
 import { fundReportHandler } from './kinds/fundReports.ts';
 import { factorReturnsHandler, macroSeriesHandler, marketPricesHandler } from './kinds/market.ts';
@@ -26,6 +26,7 @@ export const handlers: Partial<Record<ItemKind, Handler<unknown>>> = {
   xbrl_instance: xbrlInstanceHandler,
   periodic_report: periodicReportHandler,
   current_report: currentReportHandler,
+  foreign_report: foreignReportHandler,
   offering: offeringHandler,
   proxy: proxyHandler,
   fund_report: fundReportHandler,

@@ -82,7 +82,7 @@ async function inLoadOrder(source: Source): Promise<SourceItem[]> {
 
 type ItemOutcome = { status: 'ingested' | 'partial'; records: number } | { status: 'skipped' | 'failed' };
 
-/** One item: read, skip if unchanged, parse, and load in its own transaction with its IngestItem row. */
+/** One item: read, skip if unchanged, parse and prepare, and load in its own transaction with its IngestItem row. */
 async function ingestItem(deps: { prisma: PrismaClient; bus: EventBus; logger: Logger }, runId: string, item: SourceItem, kind: ItemKind, form: string | null): Promise<ItemOutcome> {
   const { prisma, bus, logger } = deps;
   const record = async (status: 'failed' | 'skipped', sha256: string, reason: string) => {
@@ -109,9 +109,10 @@ async function ingestItem(deps: { prisma: PrismaClient; bus: EventBus; logger: L
     if (!kindHandler) throw new Error(kind === 'unknown' ? 'unknown kind of file: not a layout or SEC path this ingest knows' : `no parser for ${kind}`);
     const input = { key: item.key, name: item.name, text, kind, form };
     const parsed = kindHandler.parse(input);
+    const prepared = kindHandler.prepare ? await kindHandler.prepare(prisma, parsed, input) : parsed;
     const loaded = await prisma.$transaction(
       async (tx) => {
-        const loadedRows = await kindHandler.load(tx, parsed, input);
+        const loadedRows = await kindHandler.load(tx, prepared, input);
         const result = { ...loadedRows, events: [...loadedRows.events, ...(await announceSignals(tx))] };
         // 'partial': the item went in, but some of it (listed in reason) was left out.
         const status = result.warnings?.length ? 'partial' : 'ingested';

@@ -54,6 +54,26 @@ function statementName(sql: string): string {
   return table ? `${verb} ${table}` : verb;
 }
 
+// Prisma sends the same few statement texts again and again: each is described once (its regular
+// expressions cost a traced request more than its span does), up to a bound past which the
+// descriptions start over; a long statement (a list of values written out) is described each time.
+// The attributes are shared by the spans of one text, and never changed.
+type Description = { name: string; attributes: { 'db.system.name': 'postgresql'; 'db.query.text': string } };
+const descriptions = new Map<string, Description>();
+const maxDescriptions = 1000;
+const maxDescribedLength = 8000;
+
+function described(sql: string): Description {
+  let found = descriptions.get(sql);
+  if (!found) {
+    found = { name: statementName(sql), attributes: { 'db.system.name': 'postgresql', 'db.query.text': statementShape(sql) } };
+    if (sql.length > maxDescribedLength) return found;
+    if (descriptions.size >= maxDescriptions) descriptions.clear();
+    descriptions.set(sql, found);
+  }
+  return found;
+}
+
 /**
  * The same adapters, each statement sent inside a span of the traced request that sent it (with
  * its shape and its time), and told to `listener` if any: what both drivers receive, whichever
@@ -71,7 +91,7 @@ function watchingStatements(factory: SqlMigrationAwareDriverAdapterFactory, list
     });
   const sent = <T>(sql: string, send: () => Promise<T>): Promise<T> => {
     listener?.(sql);
-    return inSpan(() => statementName(sql), () => ({ 'db.system.name': 'postgresql', 'db.query.text': statementShape(sql) }), send, SpanKind.CLIENT);
+    return inSpan(() => described(sql).name, () => described(sql).attributes, send, SpanKind.CLIENT);
   };
   const told = (inner: SqlQueryable) => ({
     queryRaw: (query: SqlQuery) => sent(query.sql, () => inner.queryRaw(query)),

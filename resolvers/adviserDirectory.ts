@@ -3,12 +3,13 @@
 // other managers of its cover and summary pages; an N-CEN names each fund's advisers and
 // sub-advisers by SEC file number, CRD and LEI, never by CIK. Mentions sharing a CIK, CRD, SEC
 // file number, Form 13F file number or LEI are one adviser; a mention with none of them is known by
-// its name alone. The directory is built once per ingest (kept in the data cache, dropped when an
-// ingest commits): 13F information tables are summed in the database, not read.
+// its name alone. The directory is built once per change of the data (kept in the data cache past
+// its TTL while the ingest's data version stays, dropped when an ingest commits): 13F information
+// tables are summed in the database, not read.
 import type { Form13fData, Form13fManagerRef } from '../ingest/parsers/ownership/form13f.ts';
 import type { NcenData, NcenSeries, NcenServiceProvider } from '../ingest/parsers/funds/ncen.ts';
 import { isoDay } from '../derived/citations.ts';
-import type { DataReader } from '../derived/dataCache.ts';
+import { dataVersion, type DataReader } from '../derived/dataCache.ts';
 import type { PeriodRecord } from './ownership.ts';
 
 export const adviserRoles = ['13f_filer', '13f_other_manager', 'investment_adviser', 'sub_adviser'] as const;
@@ -312,7 +313,9 @@ async function buildDirectory(reader: DataReader): Promise<AdviserEntry[]> {
     .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', 'en', { sensitivity: 'base' }) || (a.id ?? '').localeCompare(b.id ?? ''));
 }
 
-/** Every adviser the held filings name, by name; built once until the next ingest commits. */
-export function adviserDirectory(reader: DataReader): Promise<AdviserEntry[]> {
-  return reader.cache.data.memo('advisers:directory', () => buildDirectory(reader));
+/** Every adviser the held filings name, by name; built once per version of the data, so a read costs the version's query. */
+export async function adviserDirectory(reader: DataReader): Promise<AdviserEntry[]> {
+  const key = 'advisers:directory';
+  const kept = await reader.cache.data.versionedEach(new Map([[key, await dataVersion(reader.prisma)]]), async () => new Map([[key, await buildDirectory(reader)]]), []);
+  return kept.get(key)!;
 }

@@ -2,7 +2,7 @@
 // derived/financials.ts built from them.
 import type { Db, PrismaClient } from '../prisma/db.ts';
 import type { DataReader } from '../derived/dataCache.ts';
-import type { Fact, Prisma } from '../prisma/generated/client/client.ts';
+import { Prisma, type Fact } from '../prisma/generated/client/client.ts';
 import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
 import { lineItems, resolveTag } from '../derived/concepts.ts';
 import { ApiError } from '../core/errors.ts';
@@ -12,13 +12,18 @@ import type { AsReported, StatementBundle, StatementPeriod } from '../derived/st
 import { materializeFinancials, statementRulesVersion, statementTags, toFactRecord } from '../derived/financials.ts';
 
 
-/** The tag an issuer uses for a requested tag or line item, from what it has reported (its concept summaries). */
-export async function resolveCompanyTag(reader: DataReader, cik: string, requested: string) {
-  const used = await reader.cache.data.memo(`concepts:${cik}`, async () => {
-    const rows = await reader.prisma.companyConcept.groupBy({ by: ['taxonomy', 'tag'], where: { cik, hasDimensions: false }, _max: { lastFiledAt: true } });
-    return rows.map((u) => ({ taxonomy: u.taxonomy, tag: u.tag, lastFiled: isoDay(u._max.lastFiledAt) }));
+/**
+ * The tag an issuer uses for a requested tag or line item, from what it has reported (its concept
+ * summaries). Kept per company and request: resolving scans every concept the company reports.
+ */
+export function resolveCompanyTag(reader: DataReader, cik: string, requested: string) {
+  return reader.cache.data.memo(`resolved:${cik}:${requested}`, async () => {
+    const used = await reader.cache.data.memo(`concepts:${cik}`, async () => {
+      const rows = await reader.prisma.companyConcept.groupBy({ by: ['taxonomy', 'tag'], where: { cik, hasDimensions: false }, _max: { lastFiledAt: true } });
+      return rows.map((u) => ({ taxonomy: u.taxonomy, tag: u.tag, lastFiled: isoDay(u._max.lastFiledAt) }));
+    });
+    return resolveTag(requested, used);
   });
-  return resolveTag(requested, used);
 }
 
 export interface FactFilters {
@@ -56,7 +61,7 @@ export const factDurationTable = {
 export type FactDuration = keyof typeof factDurationTable;
 export const factDurations = Object.keys(factDurationTable) as [FactDuration, ...FactDuration[]];
 
-function hasDuration(fact: Fact, duration: FactDuration): boolean {
+function hasDuration(fact: FactRow, duration: FactDuration): boolean {
   if (duration === 'instant') return fact.isInstant;
   if (fact.isInstant || !fact.periodStart) return false;
   const days = Math.round((fact.periodEnd.getTime() - fact.periodStart.getTime()) / 86_400_000) + 1;
@@ -64,7 +69,38 @@ function hasDuration(fact: Fact, duration: FactDuration): boolean {
   return days >= min && days <= max;
 }
 
-const newestFirst: Prisma.FactOrderByWithRelationInput[] = [{ periodEnd: 'desc' }, { filedAt: 'desc' }, { accessionNumber: 'desc' }, { id: 'desc' }];
+/** A fact as a series answers it: what the graph's Fact exposes, and the primary document of its filing, which its citation links to. */
+export type FactRow = Pick<Fact, 'cik' | 'taxonomy' | 'tag' | 'unit' | 'value' | 'periodStart' | 'periodEnd' | 'isInstant' | 'fy' | 'fp' | 'form' | 'frame' | 'accessionNumber' | 'filedAt' | 'dimensions'> & {
+  primaryDocument: string | null;
+};
+
+/**
+ * One statement for a series' facts, newest period first (ties: the later filing, then the
+ * accession number, then the row), the filing's primary document joined in: written by hand, as
+ * the client's query engine costs a read more than the database does. `page`: a page in the
+ * database; without it, every fact of the tags.
+ */
+function readFacts(prisma: PrismaClient, cik: string, tags: { taxonomy: string; tag: string }[], filters: FactFilters, page?: { offset: number; take: number }): Promise<FactRow[]> {
+  const conditions = [
+    Prisma.sql`f.cik = ${cik}`,
+    Prisma.sql`NOT f."hasDimensions"`,
+    Prisma.sql`(${Prisma.join(tags.map(({ taxonomy, tag }) => Prisma.sql`(f.taxonomy = ${taxonomy} AND f.tag = ${tag})`), ' OR ')})`,
+    ...(filters.form ? [Prisma.sql`f.form = ${filters.form}`] : []),
+    ...(filters.unit ? [Prisma.sql`f.unit = ${filters.unit}`] : []),
+    ...(filters.fy ? [Prisma.sql`f.fy = ${filters.fy}`] : []),
+    ...(filters.fp ? [Prisma.sql`f.fp = ${filters.fp}`] : []),
+    ...(filters.periodStart ? [Prisma.sql`f."periodStart" = ${filters.periodStart}::date`] : []),
+    ...(filters.duration ? [Prisma.sql`f."isInstant" = ${filters.duration === 'instant'}`] : []),
+    ...(filters.periodFrom ? [Prisma.sql`f."periodEnd" >= ${filters.periodFrom}::date`] : []),
+    ...(filters.periodTo ? [Prisma.sql`f."periodEnd" <= ${filters.periodTo}::date`] : []),
+  ];
+  return prisma.$queryRaw<FactRow[]>`
+    SELECT f.cik, f.taxonomy, f.tag, f.unit, f.value, f."periodStart", f."periodEnd", f."isInstant", f.fy, f.fp, f.form, f.frame, f."accessionNumber", f."filedAt", f.dimensions,
+      (SELECT d."primaryDocument" FROM "Filing" d WHERE d."accessionNumber" = f."accessionNumber") AS "primaryDocument"
+    FROM "Fact" f WHERE ${Prisma.join(conditions, ' AND ')}
+    ORDER BY f."periodEnd" DESC, f."filedAt" DESC, f."accessionNumber" DESC, f.id DESC
+    ${page ? Prisma.sql`LIMIT ${page.take} OFFSET ${page.offset}` : Prisma.empty}`;
+}
 
 /**
  * A company's facts for a tag or line item, newest period first, a page at a time. One tag is
@@ -74,31 +110,17 @@ const newestFirst: Prisma.FactOrderByWithRelationInput[] = [{ periodEnd: 'desc' 
 export async function factSeries(reader: DataReader, cik: string, filters: FactFilters) {
   const { prisma, cache } = reader;
   const [resolution, coverage] = await Promise.all([resolveCompanyTag(reader, cik, filters.tag), coverageOf(reader, cik)]);
-  const empty = { resolution, facts: [] as Fact[], hasMore: false, label: null as string | null, coverage };
+  const empty = { resolution, facts: [] as FactRow[], hasMore: false, label: null as string | null, coverage };
   if (!resolution.tags.length) return empty;
-  const where = (tags: { taxonomy: string; tag: string }[]): Prisma.FactWhereInput => ({
-    cik,
-    hasDimensions: false,
-    OR: tags.map(({ taxonomy, tag }) => ({ taxonomy, tag })),
-    ...(filters.form ? { form: filters.form } : {}),
-    ...(filters.unit ? { unit: filters.unit } : {}),
-    ...(filters.fy ? { fy: filters.fy } : {}),
-    ...(filters.fp ? { fp: filters.fp } : {}),
-    ...(filters.periodStart ? { periodStart: new Date(filters.periodStart) } : {}),
-    ...(filters.duration === 'instant' ? { isInstant: true } : filters.duration ? { isInstant: false } : {}),
-    ...(filters.periodFrom || filters.periodTo
-      ? { periodEnd: { ...(filters.periodFrom ? { gte: new Date(filters.periodFrom) } : {}), ...(filters.periodTo ? { lte: new Date(filters.periodTo) } : {}) } }
-      : {}),
-  });
   const [first] = resolution.tags;
   const label = cache.data.memo(`label:${first!.taxonomy}:${first!.tag}`, async () => (await prisma.concept.findUnique({ where: { taxonomy_tag: { taxonomy: first!.taxonomy, tag: first!.tag } }, select: { label: true } }))?.label ?? null);
-  let page: Fact[];
+  let page: FactRow[];
   // A period's length is not a column: a series filtered by it is read whole (one company's tag) and paged here.
   const byLength = filters.duration && filters.duration !== 'instant' ? filters.duration : null;
   if (resolution.tags.length === 1 && !byLength) {
-    page = await prisma.fact.findMany({ where: where(resolution.tags), orderBy: newestFirst, skip: filters.offset, take: filters.limit + 1 });
+    page = await readFacts(prisma, cik, resolution.tags, filters, { offset: filters.offset, take: filters.limit + 1 });
   } else {
-    let all = await prisma.fact.findMany({ where: where(resolution.tags), orderBy: newestFirst });
+    let all = await readFacts(prisma, cik, resolution.tags, filters);
     if (byLength) all = all.filter((fact) => hasDuration(fact, byLength));
     page = stitchByPeriod(all, resolution.tags).slice(filters.offset, filters.offset + filters.limit + 1);
   }

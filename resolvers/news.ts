@@ -1,6 +1,6 @@
 // News made from filings, never written: each 8-K (and 6-K and the other forms that announce
-// something material) held becomes a dated story. The headline is what the 8-K items say happened
-// and, where the filing's EX-99 press release was read, that release's title; the lead is the
+// something material) held becomes a dated story. The headline is what the 8-K items (a 6-K: its
+// form) say happened and, where the filing's EX-99 press release was read, that release's title; the lead is the
 // filing's own words (the excerpt of its first reported item, when its document was read); the
 // story cites the filing and its press release. Nothing is stored: a story is a view of a Filing
 // row and its events.
@@ -43,7 +43,7 @@ const story = {
   cik: true,
   primaryDocument: true,
   documentSourceKey: true,
-  entity: { select: { name: true } },
+  entity: { select: { name: true, tickers: true, listings: { select: { ticker: true } } } },
   events: { select: { item: true, data: true }, orderBy: { item: 'asc' } },
 } satisfies Prisma.FilingSelect;
 
@@ -86,6 +86,13 @@ export function exhibitOf(row: Pick<StoryRow, 'cik' | 'accessionNumber' | 'docum
   return found;
 }
 
+/** The company's tickers: those its submissions name and those the SEC's ticker maps list. */
+export const tickersOf = (row: { entity: { tickers: string[]; listings: { ticker: string }[] } }): string[] => [...new Set([...row.entity.tickers, ...row.entity.listings.map((l) => l.ticker)])].sort();
+
+/** A 6-K's document title (its description, where that names the document), from the event its document gave. */
+const documentTitleOf = (row: Pick<StoryRow, 'events'>): string | null =>
+  row.events.map((e) => (e.data as { title?: unknown }).title).find((t): t is string => typeof t === 'string' && !!t.trim()) ?? null;
+
 /**
  * With a titled press release: "Item 2.02 Results of Operations and Financial Condition: ABVC BioPharma
  * Announces 2024 Financial Results". Without: "Apple Inc. reports Results of Operations and Financial
@@ -93,6 +100,11 @@ export function exhibitOf(row: Pick<StoryRow, 'cik' | 'accessionNumber' | 'docum
  */
 export function headlineOf(row: Pick<StoryRow, 'form' | 'items' | 'cik' | 'accessionNumber' | 'documentSourceKey' | 'events'> & { entity: { name: string } }): string {
   const verb = newsForms[row.form] ?? `files a ${row.form}`;
+  // a 6-K has no items: what it reports is its press release, else its document, by title
+  if (row.form.startsWith('6-K')) {
+    const title = exhibitOf(row).exhibit?.title ?? documentTitleOf(row);
+    return title ? `${row.form}: ${title}` : `${row.entity.name} ${verb}`;
+  }
   if (!row.form.startsWith('8-K')) return `${row.entity.name} ${verb}`;
   // 9.01 (financial statements and exhibits) comes with most reports: it is news only alone
   const reported = row.items.filter((item) => item !== '9.01' || row.items.length === 1);
@@ -122,7 +134,10 @@ export function leadOf(row: Pick<StoryRow, 'documentSourceKey' | 'events'>): Lea
   return lead;
 }
 
-/** The filing's own words: the first sentence-bearing paragraph of its first reported item's excerpt, at most 600 characters. */
+/**
+ * The filing's own words: the first sentence-bearing paragraph of its first reported item's excerpt
+ * (a 6-K's: its first EX-99 exhibit's text, else its document's past the cover), at most 600 characters.
+ */
 function firstParagraph(row: Pick<StoryRow, 'documentSourceKey' | 'events'>): Lead {
   if (row.documentSourceKey === null) return { text: null, item: null, nullReason: 'document_not_held' };
   for (const event of row.events) {

@@ -477,41 +477,77 @@ function namesOf(entity: { name: string; formerNames: unknown } | null): Set<str
   return new Set([entity?.name, ...former].filter((n): n is string => Boolean(n)).map(comparableName).filter(Boolean));
 }
 
+/** A 13F record of a manager's latest period without its information table (`data.holdings` is empty when one is held, null when not). */
+interface HolderRecord extends Omit<Record13f, 'data'> {
+  data: Pick<Form13fData, 'isAmendment' | 'amendmentNumber' | 'amendmentType' | 'reportPeriod'> & { manager: Pick<Form13fData['manager'], 'cik' | 'name'> | null; holdings: [] | null };
+}
+
+/** Every manager's 13F records of its latest period held, without their information tables, which are large. */
+async function latestPeriodRecords(reader: DataReader): Promise<HolderRecord[]> {
+  // `d` is the record without its table, detoasted once per row (OFFSET 0 keeps it computed once)
+  return reader.prisma.$queryRaw<HolderRecord[]>`
+    SELECT r."id", r."accessionNumber", r."formType", r."cik", r."filedAt", r."periodOfReport",
+      jsonb_build_object('isAmendment', d->'isAmendment', 'amendmentNumber', d->'amendmentNumber', 'amendmentType', d->'amendmentType', 'reportPeriod', d->'reportPeriod',
+        'manager', CASE WHEN jsonb_typeof(d->'manager') = 'object' THEN jsonb_build_object('cik', d->'manager'->'cik', 'name', d->'manager'->'name') END,
+        'holdings', CASE WHEN "hasTable" THEN '[]'::jsonb END) AS "data"
+    FROM "FormRecord" r
+    JOIN (SELECT "cik", max("periodOfReport") AS "period" FROM "FormRecord" WHERE "family" = '13F' AND NOT "isSample" AND "cik" IS NOT NULL AND "periodOfReport" IS NOT NULL GROUP BY "cik") latest
+      ON latest."cik" = r."cik" AND latest."period" = r."periodOfReport"
+    CROSS JOIN LATERAL (SELECT r."data" - 'holdings' AS d, jsonb_typeof(r."data"->'holdings') = 'array' AS "hasTable" OFFSET 0) light
+    WHERE r."family" = '13F' AND NOT r."isSample"`;
+}
+
+/** Any character outside ASCII, which JavaScript's capitals may map to ASCII ones (ß to SS). */
+const nonAscii = '[^\\u0001-\\u007F]';
+
+/**
+ * The information table rows of `ids` that may name the issuer, with their place in the table: a
+ * superset of the rows matchOf keeps, chosen in the database so that only they are read. Capitals
+ * are ASCII's (upper in the C collation); a value with any other character is always returned.
+ * An issuer number is the CUSIP's first six characters; a comparable name's words stand in the
+ * issuer name in order, each unbroken, since only punctuation and a trailing suffix come between.
+ */
+async function candidateRows(reader: DataReader, ids: string[], issuerNumbers: string[], names: string[]): Promise<{ id: string; row: number; holding: Form13fHolding }[]> {
+  const byCusip = issuerNumbers.length > 0;
+  // the words are letters and digits only, so no LIKE wildcard
+  const patterns = names.map((n) => `%${n.split(' ').join('%')}%`);
+  if (!ids.length || (!byCusip && !patterns.length)) return [];
+  return reader.prisma.$queryRaw<{ id: string; row: number; holding: Form13fHolding }[]>`
+    SELECT f."id", t.n::int AS "row", t.h AS "holding"
+    FROM "FormRecord" f
+    CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(f."data"->'holdings') = 'array' THEN f."data"->'holdings' ELSE '[]'::jsonb END) WITH ORDINALITY AS t(h, n)
+    WHERE f."id" = ANY(${ids}::text[]) AND CASE WHEN ${byCusip}::boolean
+      THEN upper(left(t.h->>'cusip', 6) COLLATE "C") = ANY(${issuerNumbers}::text[]) OR t.h->>'cusip' ~ ${nonAscii}
+      ELSE upper(t.h->>'issuerName' COLLATE "C") LIKE ANY(${patterns}::text[]) OR t.h->>'issuerName' ~ ${nonAscii}
+    END`;
+}
+
 /** The institutional managers whose held 13F information tables list the company's securities, largest value first. */
 export async function institutionalHolders(
   reader: DataReader,
   args: { ticker?: string | null; cik?: string | null; first?: number | null; after?: string | null },
 ): Promise<Page<InstitutionalHolder> & { issuerCik: string; issuerCusips: string[]; matchRule: string; managersRead: number }> {
   const ciks = await companyCiks(reader, args);
-  const [entity, schedules, periods] = await Promise.all([
+  const [entity, schedules, records] = await Promise.all([
     reader.prisma.entity.findUnique({ where: { cik: ciks[0]! }, select: { name: true, formerNames: true } }),
     reader.prisma.formRecord.findMany({ where: { family: '13DG', cik: { in: ciks }, isSample: false }, select: { data: true } }),
-    // which period is each manager's latest: read without the tables, which are large
-    reader.prisma.formRecord.findMany({ where: { family: '13F', isSample: false, periodOfReport: { not: null } }, select: { cik: true, periodOfReport: true } }),
+    latestPeriodRecords(reader),
   ]);
   const issuerCusips = [...new Set(schedules.map((s) => (s.data as unknown as Schedule13Data).issuer.cusip?.toUpperCase()).filter((c): c is string => Boolean(c)))].sort();
   const issuerNumbers = new Set(issuerCusips.map((c) => c.slice(0, 6)));
   const names = namesOf(entity);
-  const latest = new Map<string, Date>();
-  for (const p of periods) if (p.cik && (!latest.has(p.cik) || latest.get(p.cik)! < p.periodOfReport!)) latest.set(p.cik, p.periodOfReport!);
-  const records = latest.size
-    ? ((await reader.prisma.formRecord.findMany({ where: { family: '13F', isSample: false, OR: [...latest].map(([cik, period]) => ({ cik, periodOfReport: period })) }, select: select13f })) as unknown as Record13f[])
-    : [];
-  const byManager = new Map<string, Record13f[]>();
+  const byManager = new Map<string, HolderRecord[]>();
   for (const r of records) byManager.set(r.cik!, [...(byManager.get(r.cik!) ?? []), r]);
+  const used = new Map([...byManager.values()].flatMap((managerRecords) => holdingsOfPeriod(managerRecords).used.map(({ record }) => [record.id, record] as const)));
 
   const matchOf = (h: Form13fHolding): 'cusip' | 'name' | null => {
     if (issuerNumbers.size) return h.cusip && issuerNumbers.has(h.cusip.toUpperCase().slice(0, 6)) ? 'cusip' : null;
     return h.issuerName && names.has(comparableName(h.issuerName)) ? 'name' : null;
   };
-  const found: { record: Record13f; holding: Form13fHolding; row: number; matchedBy: 'cusip' | 'name' }[] = [];
-  for (const managerRecords of byManager.values()) {
-    for (const { record } of holdingsOfPeriod(managerRecords).used) {
-      (record.data.holdings ?? []).forEach((holding, i) => {
-        const matchedBy = matchOf(holding);
-        if (matchedBy) found.push({ record, holding, row: i + 1, matchedBy });
-      });
-    }
+  const found: { record: HolderRecord; holding: Form13fHolding; row: number; matchedBy: 'cusip' | 'name' }[] = [];
+  for (const { id, row, holding } of await candidateRows(reader, [...used.keys()], [...issuerNumbers], [...names])) {
+    const matchedBy = matchOf(holding);
+    if (matchedBy) found.push({ record: used.get(id)!, holding, row, matchedBy });
   }
   const cited = await citeRecords(reader, found.map((f) => f.record));
   const holders: InstitutionalHolder[] = found.map(({ record, holding: h, row, matchedBy }, i) => ({

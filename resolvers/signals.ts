@@ -32,7 +32,7 @@ export async function listSignals(ctx: Context, filter: SignalFilter, first: num
   }
   if (filter.from && filter.to && filter.from > filter.to) throw new ApiError('invalid_query_parameter', 'Parameter `filed_from` must not be after `filed_to`.', { details: { parameter: 'filed_from' } });
   const cursor = after ? decodeCursor(after) : null;
-  const all = (await computeSignals(ctx.prisma, filter.ciks ?? null))
+  const all = (await computeSignals(ctx.prisma, filter.ciks ?? null, ctx.cache.data))
     .filter((s) => (!filter.type || s.type === filter.type) && (!filter.from || s.asOf >= filter.from) && (!filter.to || s.asOf <= filter.to))
     .sort((a, b) => b.asOf.localeCompare(a.asOf) || a.id.localeCompare(b.id));
   const rest = cursor ? all.filter((s) => before(s, cursor)) : all;

@@ -1,14 +1,14 @@
 // Reported facts (with the tag the issuer actually uses), normalized statements and segments.
 import { requireDataAccess } from '../resolvers/access.ts';
-import { citationKey, documentCitations, documentsHeld } from '../derived/citations.ts';
+import { citationKey, citationUrl, documentCitations, documentsHeld } from '../derived/citations.ts';
 import type { DataReader } from '../derived/dataCache.ts';
-import { companySegments, companyStatements, factDurations, factDurationTable, factSeries, factsCursor, factsOffset, type FactDuration as Duration } from '../resolvers/financials.ts';
+import { companySegments, companyStatements, factDurations, factDurationTable, factSeries, factsCursor, factsOffset, type FactDuration as Duration, type FactRow } from '../resolvers/financials.ts';
 import type { SegmentAxis, SegmentMember, SegmentPeriod, SegmentReport } from '../derived/segments.ts';
 import type { FactSource, StatementBundle, StatementLine, StatementPeriod } from '../derived/statements.ts';
 import { builder } from './builder.ts';
 import { maxPageSize, requireCik } from './edgar.ts';
 
-const FactRef = builder.prismaObject('Fact', {
+const FactRef = builder.objectRef<FactRow>('Fact').implement({
   description: 'One reported XBRL value, as filed, with the filing it came from.',
   fields: (t) => ({
     taxonomy: t.exposeString('taxonomy'),
@@ -25,12 +25,8 @@ const FactRef = builder.prismaObject('Fact', {
     accessionNumber: t.exposeString('accessionNumber'),
     filedAt: t.expose('filedAt', { type: 'Date', nullable: true }),
     dimensions: t.expose('dimensions', { type: 'JSON' }),
-    citationUrl: t.loadable({
-      type: 'String',
-      description: 'The filing\'s primary document (its index page when the document is not known)',
-      load: (keys: string[], ctx) => documentCitations(ctx, keys),
-      resolve: (f) => citationKey(f.cik, f.accessionNumber),
-    }),
+    // the series read its filing's primary document with the fact
+    citationUrl: t.string({ description: 'The filing\'s primary document (its index page when the document is not known)', resolve: (f) => citationUrl(f.cik, f.accessionNumber, f.primaryDocument) }),
   }),
 });
 

@@ -1,7 +1,8 @@
 // Structured forms and the events filings disclose.
 import { requireDataAccess } from '../resolvers/access.ts';
 import { assertAccess } from '../resolvers/access.ts';
-import { citationKey, documentCitations } from '../derived/citations.ts';
+import { citationKey, documentCitations, documentsHeld } from '../derived/citations.ts';
+import type { DataReader } from '../derived/dataCache.ts';
 import { builder } from './builder.ts';
 import { noAccessionReason } from '../resolvers/ownership.ts';
 import { cikOf, tickerOf } from '../resolvers/entities.ts';
@@ -11,6 +12,22 @@ import { companyFilter, maxPageSize, onlyRecords } from './edgar.ts';
 function citationNullReason(record: { accessionNumber: string | null; cik: string | null; isSample: boolean }): string | null {
   if (record.accessionNumber && record.cik) return null;
   return record.isSample ? sampleDocumentReason : noAccessionReason;
+}
+
+/** The sentence an event's values were read from, as the document states it (the parser keeps it in the event's data). */
+function sourceSpanOf(event: { data: unknown }): string | null {
+  const span = (event.data as { sourceSpan?: unknown } | null)?.sourceSpan;
+  return typeof span === 'string' ? span : null;
+}
+
+/** Why an event cites no sentence: the parser's own reason, or what kept it from reading one. */
+function sourceSpanNullReason(event: { data: unknown; fromIndexOnly: boolean; item: string | null; type: string }): string | null {
+  if (sourceSpanOf(event)) return null;
+  const data = event.data as { sourceSpan?: unknown; sourceSpanNullReason?: unknown } | null;
+  if (event.fromIndexOnly) return 'Only EDGAR\'s index tells of this event: its document was not ingested, so no sentence was read.';
+  if (typeof data?.sourceSpanNullReason === 'string') return data.sourceSpanNullReason;
+  if (event.item && data && !('sourceSpan' in data)) return 'The document was ingested before events kept their sentence: ingest it again to read it.';
+  return `Events of type ${event.type} are read from the document as a whole, not from one sentence.`;
 }
 
 const sampleDocumentReason = 'One of the SEC\'s published specification samples (fictitious data, never filed), so there is no filing to cite.';
@@ -60,6 +77,18 @@ builder.prismaObject('FilingEvent', {
       resolve: (e) => (e.accessionNumber && e.cik ? citationKey(e.cik, e.accessionNumber) : null),
     }),
     citationNullReason: t.string({ nullable: true, description: 'Why citationUrl is null; null when there is one', resolve: (e) => citationNullReason({ ...e, isSample: false }) }),
+    sourceSpan: t.string({
+      nullable: true,
+      description: 'The sentence of the filing\'s document the event was read from, as the document states it (spaces collapsed), so that the reader can mark it; each vote proposal of `data.proposals` carries its own. Null with sourceSpanNullReason when no sentence states it',
+      resolve: (e) => sourceSpanOf(e),
+    }),
+    sourceSpanNullReason: t.string({ nullable: true, description: 'Why sourceSpan is null (an item of tables or lists only, an event known from EDGAR\'s index only, …); null when there is one', resolve: (e) => sourceSpanNullReason(e) }),
+    documentHeld: t.loadable({
+      type: 'Boolean',
+      description: 'Whether the service stores the filing\'s document, so that filing.render shows it (and marks sourceSpan); false for a filing known only from EDGAR\'s index',
+      load: (accessions: string[], ctx: DataReader) => documentsHeld(ctx, accessions),
+      resolve: (e) => e.accessionNumber ?? '',
+    }),
     entity: t.relation('entity', { nullable: true }),
     filing: t.relation('filing', { nullable: true }),
   }),

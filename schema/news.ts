@@ -2,7 +2,7 @@
 import { citationUrl } from '../derived/citations.ts';
 import { itemTitle } from '../ingest/parsers/eightK/sections.ts';
 import { requireDataAccess } from '../resolvers/access.ts';
-import { exhibitOf, headlineOf, leadOf, newsWhere, storySelect, type StoryExhibit } from '../resolvers/news.ts';
+import { exhibitOf, headlineOf, leadOf, newsWhere, storySelect, tickersOf, type StoryExhibit } from '../resolvers/news.ts';
 import { builder } from './builder.ts';
 import { companyFilter, maxPageSize } from './edgar.ts';
 
@@ -47,8 +47,9 @@ const NewsStory = builder.prismaObject('Filing', {
     form: t.exposeString('form'),
     cik: t.exposeString('cik'),
     companyName: t.string({ resolve: (f) => f.entity.name }),
-    headline: t.string({ description: 'What the 8-K items report, with the press release\'s title where one is held', resolve: (f) => headlineOf(f) }),
-    lead: t.string({ nullable: true, description: 'The first sentence-bearing paragraph of the first reported item\'s own text, at most 600 characters', resolve: (f) => leadOf(f).text }),
+    tickers: t.stringList({ description: 'The company\'s tickers (its submissions\' and the SEC ticker maps\')', resolve: (f) => tickersOf(f) }),
+    headline: t.string({ description: 'What the 8-K items (a 6-K: its form) report, with the press release\'s (a 6-K: else the document\'s) title where one is held', resolve: (f) => headlineOf(f) }),
+    lead: t.string({ nullable: true, description: 'The first sentence-bearing paragraph of the first reported item\'s own text (a 6-K: of its first EX-99 exhibit, else of its document past the cover), at most 600 characters', resolve: (f) => leadOf(f).text }),
     leadItem: t.string({ nullable: true, description: 'The 8-K item the lead comes from', resolve: (f) => leadOf(f).item }),
     leadNullReason: t.field({ type: LeadNullReason, nullable: true, resolve: (f) => leadOf(f).nullReason }),
     exhibit: t.field({ type: NewsExhibit, nullable: true, description: 'The first EX-99 press release of the filing, when its full submission was read', resolve: (f) => exhibitOf(f).exhibit }),

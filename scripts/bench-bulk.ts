@@ -1,6 +1,6 @@
 // `npm run bench:bulk`: corpus:scale archives of factor BENCH_FACTOR (default 10) in a temporary
-// folder, bulk-ingested into a fresh PostgreSQL database (ids_bench_bulk on DATABASE_URL's server,
-// else on 127.0.0.1), then the same archives again. Prints the load's fact rows per second, the
+// folder, bulk-ingested into a fresh PostgreSQL database (BENCH_DATABASE, default ids_bench_bulk, on
+// DATABASE_URL's server, else on 127.0.0.1), then the same archives again. Prints the load's fact rows per second, the
 // derived build's, the total time, the database's size and bytes per fact, and peak RSS.
 import path from 'node:path';
 import { bulkSummaryLine } from '../ingest/bulk/run.ts';
@@ -9,7 +9,7 @@ import { loadReport, measureBulkLoad } from './benchBulkLoad.ts';
 const factor = Number(process.env.BENCH_FACTOR ?? 10);
 const corpus = path.resolve(process.env.IDS_CORPUS_DIR ?? '../shared/data');
 const url = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
-url.pathname = '/ids_bench_bulk';
+url.pathname = `/${process.env.BENCH_DATABASE ?? 'ids_bench_bulk'}`;
 
 const measured = await measureBulkLoad({ corpus, factor, databaseUrl: url.toString() });
 const { scale } = measured;

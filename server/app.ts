@@ -92,7 +92,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
   const operations = createOperations({ prisma: database.prisma, redis: redisConnections, logger });
   app.use(operations.track);
   const tracing = startTracing(config.tracing);
-  app.use(requestContext(logger, requestLog, tracing?.tracer ?? null));
+  app.use(requestContext(logger, requestLog, tracing));
   app.use(securityHeaders);
   app.use(corsPolicy(config.corsOrigins));
   app.use(refuseKeysInUrl);

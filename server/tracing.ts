@@ -1,43 +1,68 @@
-// The service's tracer (IDS_TRACING, on by default): every span of a request goes to its request
+// The service's tracing (IDS_TRACING, on by default): every span of a request goes to its request
 // record (core/requestSpans.ts) and, with OTEL_EXPORTER_OTLP_ENDPOINT, to the operator's OTLP/HTTP
-// collector in batches. Each service has its own provider, so services in one process (tests,
-// benchmarks) trace or export on their own terms; the tracer travels with the request's context.
-import { AlwaysOnSampler, BatchSpanProcessor, NodeTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-node';
+// collector in batches (the SDK's batch processor and exporter, with their OTEL_BSP_* and
+// OTEL_EXPORTER_OTLP_* settings). Spans are recorded by core/tracing.ts; they become the SDK's
+// span shape only here, once finished, and only when there is a collector to send them to. Each
+// service has its own exporter, so services in one process (tests, benchmarks) export on their own
+// terms; a request's trace carries its service's.
+import { SpanStatusCode, TraceFlags, type HrTime } from '@opentelemetry/api';
+import { BatchSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
+import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { Config } from '../core/config.ts';
-import { RequestSpanProcessor } from '../core/requestSpans.ts';
-import type { Tracer } from '../core/tracing.ts';
+import type { RecordingSpan, SpanExport } from '../core/tracing.ts';
 import { apiVersion } from '../rest/version.ts';
 
 export interface Tracing {
-  tracer: Tracer;
+  /** null without a collector: spans are only kept with their requests */
+  exportSpans: SpanExport | null;
   /** sends what is still batched to the collector */
   close(): Promise<void>;
 }
 
-let contextInstalled = false;
+const scope = { name: 'investor-data-service' };
 
-/** Spans nest through AsyncLocalStorage: the context manager sdk-trace-node registers, once a process. */
-function installContext(): void {
-  if (contextInstalled) return;
-  // a provider without processors: it only registers the context manager (our tracers are each service's own)
-  new NodeTracerProvider().register({ propagator: null });
-  contextInstalled = true;
+/** performance.now() milliseconds as the epoch time the OTLP encoding wants. */
+function hrTime(ms: number): HrTime {
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
+}
+
+function readable(span: RecordingSpan, resource: Resource): ReadableSpan {
+  const { traceId } = span.trace;
+  const parentSpanId = span.parentSpanId ?? span.trace.remoteParentSpanId;
+  return {
+    name: span.name,
+    kind: span.kind,
+    spanContext: () => ({ traceId, spanId: span.spanId, traceFlags: TraceFlags.SAMPLED }),
+    parentSpanContext: parentSpanId ? { traceId, spanId: parentSpanId, traceFlags: TraceFlags.SAMPLED, isRemote: span.parentSpanId === null } : undefined,
+    startTime: hrTime(performance.timeOrigin + span.start),
+    endTime: hrTime(performance.timeOrigin + span.end),
+    duration: hrTime(span.end - span.start),
+    status: span.error === null ? { code: SpanStatusCode.UNSET } : { code: SpanStatusCode.ERROR, ...(span.error ? { message: span.error } : {}) },
+    attributes: span.attributes,
+    links: [],
+    events: [],
+    ended: true,
+    resource,
+    instrumentationScope: scope,
+    droppedAttributesCount: 0,
+    droppedEventsCount: 0,
+    droppedLinksCount: 0,
+  };
 }
 
 /** null when IDS_TRACING=off. */
 export function startTracing(config: Config['tracing']): Tracing | null {
   if (!config.enabled) return null;
-  installContext();
-  const spanProcessors: SpanProcessor[] = [new RequestSpanProcessor()];
-  if (config.otlpEndpoint) spanProcessors.push(new BatchSpanProcessor(new OTLPTraceExporter({ url: `${config.otlpEndpoint}/v1/traces` })));
-  const provider = new NodeTracerProvider({
-    // every request is traced: its record shows its spans whatever an incoming traceparent's flags say
-    sampler: new AlwaysOnSampler(),
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'investor-data-service', [ATTR_SERVICE_VERSION]: apiVersion }),
-    spanProcessors,
-  });
-  return { tracer: provider.getTracer('investor-data-service'), close: () => provider.shutdown() };
+  if (!config.otlpEndpoint) return { exportSpans: null, close: () => Promise.resolve() };
+  const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'investor-data-service', [ATTR_SERVICE_VERSION]: apiVersion });
+  const processor = new BatchSpanProcessor(new OTLPTraceExporter({ url: `${config.otlpEndpoint}/v1/traces` }));
+  return {
+    exportSpans: (spans) => {
+      for (const span of spans) processor.onEnd(readable(span, resource));
+    },
+    close: () => processor.shutdown(),
+  };
 }

@@ -185,10 +185,10 @@ function billingEventTypes(): EventType[] {
     billing('topup_failed', 'A top-up payment failed at the processor.', z.object({ paymentIntentId: z.string(), code: z.string(), auto: z.boolean() })),
     billing(
       'balance_low',
-      'Charged requests took the prepaid credit balance below the low-balance threshold (`thresholdCents` of PUT /v1/billing/credits/auto-topup, whether auto-top-up is on or not); written in the transaction of the debit that crossed it, once per fall: again only after the balance has been back at or above the threshold (a top-up re-arms it).',
+      'Charged requests, or a refund of credit, took the prepaid credit balance below the low-balance threshold (`thresholdCents` of PUT /v1/billing/credits/auto-topup, whether auto-top-up is on or not); written in the transaction of the debit or refund that crossed it, once per fall: again only after the balance has been back at or above the threshold (a top-up re-arms it).',
       z.object({
         thresholdCents: cents,
-        balanceMillicents: cents.describe('The balance the debit left'),
+        balanceMillicents: cents.describe('The balance the debit or refund left'),
         autoTopup: z.boolean().describe('Whether auto-top-up was enabled, and so refills the balance'),
       }),
     ),

@@ -1,8 +1,8 @@
 // A facts read that no kept answer serves sends one SQL statement, for its data: once an instance
 // is warm, who is calling (the key), what the plan allows (quotas), how it is paid (billing) and
-// what the company reports (its tags, coverage, the tag's label, its filings' primary documents
-// that citations link to) are known without asking the
-// database. Counted at the driver adapter (prisma/adapter.ts), so that every statement the
+// what the company reports (its tags, coverage, the tag's label) are known without asking the
+// database; the primary documents that citations link to are read with the facts, in the same
+// statement. Counted at the driver adapter (prisma/adapter.ts), so that every statement the
 // database receives is seen, transaction control included, whichever client API sent it.
 //
 // What is written about requests is batched off the request path: request records
@@ -68,18 +68,20 @@ async function warm(send: () => ReturnType<typeof call>, keyId: string) {
   return cold;
 }
 
-/** One statement, and it reads facts. */
+/** One statement: it reads the facts, and the primary document of each one's filing that its citation links to. */
 function expectOnlyTheData(statements: string[]) {
   expect(statements, statements.join('\n')).toHaveLength(1);
-  expect(statements[0]).toMatch(/FROM "public"\."Fact"/);
+  expect(statements[0]).toMatch(/FROM "Fact"/);
+  expect(statements[0]).toMatch(/"primaryDocument"/);
 }
 
 describe('SQL per uncached facts request', () => {
   it('REST, a plan that pays: one statement, for the data', async () => {
     const { key, keyId } = await orgWithKey(t, 'sql per request, team', 'team');
-    // reads the key, its organization's quotas, and of the company its tags, coverage, label and every filing cited
+    // reads the key, its organization's quotas, and of the company its tags, coverage and label
     const cold = await warm(rest(key, 6), keyId);
     expect(cold.sent.length).toBeGreaterThan(1);
+    expect(cold.sent.filter((sql) => /FROM "public"\."Filing"/.test(sql))).toEqual([]); // citations need no read of their own
     for (const limit of [2, 3]) {
       const { sent: statements, body } = await statementsOf(rest(key, limit)); // a limit not asked before: no kept answer
       expect(body.facts).toHaveLength(limit);

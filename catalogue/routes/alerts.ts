@@ -29,7 +29,7 @@ const toAlert = (a: AlertFieldsFragment) => ({ object: 'alert' as const, ...a, d
 
 const common = { tag: 'Alerts', access: 'org' as const, meter: 'platform', mcp: true };
 const kinds =
-  'An alert is an event of the organization that needs a person: `monitor.matched`, `webhook_endpoint.disabled`, `delivery.exhausted`, `billing.soft_cap_reached`, `billing.balance_low` (charged requests took the prepaid balance below the low-balance threshold of PUT /v1/billing/credits/auto-topup; once per fall) and `billing.auto_topup_failed`. ' +
+  'An alert is an event of the organization that needs a person: `monitor.matched`, `webhook_endpoint.disabled`, `delivery.exhausted`, `billing.soft_cap_reached`, `billing.balance_low` (charged requests or a refund took the prepaid balance below the low-balance threshold of PUT /v1/billing/credits/auto-topup; once per fall) and `billing.auto_topup_failed`. ' +
   `Its id is the event's; it is kept as long as the event (${eventRetentionDays} days).`;
 
 export const alertRoutes = [

@@ -192,7 +192,7 @@ export const billingRoutes = [
     path: '/v1/billing/credits/auto-topup',
     summary: 'Enable or disable auto-top-up',
     description:
-      'When a settlement leaves the balance below `thresholdCents`, one off-session payment of `amountCents` is made with the primary method, then the others by fallback priority. A failure emits billing.auto_topup_failed and pauses auto-top-up until the next top-up or a change here. `thresholdCents` is also the low-balance threshold, kept with auto-top-up disabled too: `lowBalance` of GET /v1/billing/credits says the balance is below it, and the charged request that takes the balance below it emits billing.balance_low (an alert, GET /v1/alerts), once per fall: not again until the balance has been back at or above it. Dashboard session only.',
+      'When a settlement leaves the balance below `thresholdCents`, one off-session payment of `amountCents` is made with the primary method, then the others by fallback priority. A failure emits billing.auto_topup_failed and pauses auto-top-up until the next top-up or a change here. `thresholdCents` is also the low-balance threshold, kept with auto-top-up disabled too: `lowBalance` of GET /v1/billing/credits says the balance is below it, and the charged request or refund that takes the balance below it emits billing.balance_low (an alert, GET /v1/alerts), once per fall: not again until the balance has been back at or above it. Dashboard session only.',
     access: 'dashboard',
     params: { body: z.strictObject({ enabled: z.boolean(), thresholdCents: cents.min(0).optional(), amountCents: amountCents.optional() }) },
     response: credits,
@@ -219,7 +219,7 @@ export const billingRoutes = [
     method: 'POST',
     path: '/v1/billing/credits/refund',
     summary: 'Refund unspent credit of a top-up to its payment method',
-    description: `Within ${refundWindowDays} days of the top-up, and only credit not spent (the same share of its bonus is forfeited). The platform fee is not refundable. 409 refund_not_allowed otherwise. Dashboard session only.`,
+    description: `Within ${refundWindowDays} days of the top-up, and only credit not spent (the same share of its bonus is forfeited). The platform fee is not refundable. 409 refund_not_allowed otherwise. A refund that takes the balance below the low-balance threshold emits billing.balance_low, as a charged request does. Dashboard session only.`,
     access: 'dashboard',
     errors: [...processorErrors, 'top_up_not_found', 'refund_not_allowed'],
     params: { body: z.strictObject({ paymentIntentId: z.string().regex(/^pi_[0-9A-Za-z_]{1,100}$/, 'expected a payment intent id, pi_…'), amountCents: cents.min(1).optional().describe('Default: all that is refundable') }) },

@@ -129,7 +129,15 @@ const eventItem = z
     confidence: z.string().nullable(),
     citationUrl: z.string().nullable(),
     citationNullReason: z.string().nullable().describe('Why `citationUrl` is null (a document ingested without its accession number, or an SEC specification sample); null when there is a citation'),
-    data: z.unknown(),
+    sourceSpan: z
+      .string()
+      .nullable()
+      .describe(
+        'The sentence of the filing\'s document the event was read from, as the document states it (spaces collapsed): the officer change\'s announcement, the meeting of a vote, the non-reliance statement, the sentence naming the audit firm. GET /v1/filings/{accession_number}/render shows the document it is in (the dashboard\'s reader marks it). Null with `sourceSpanNullReason` when no sentence states it',
+      ),
+    sourceSpanNullReason: z.string().nullable().describe('Why `sourceSpan` is null (an item of tables or lists only, an event known from EDGAR\'s index only, a document ingested before events kept their sentence); null when there is one'),
+    documentHeld: z.boolean().describe('Whether the service stores the filing\'s document, so that GET /v1/filings/{accession_number}/render shows it'),
+    data: z.unknown().describe('The event as read. voting_results: meetingDate, meetingType, parsingConfidence and `proposals`, each with number, description, proposalType, nominee (director elections), for, against, withheld, abstain, brokerNonVotes, frequency (say-on-frequency), outcome, and its own `sourceSpan` (the sentence stating its result, else its first) or `sourceSpanNullReason`. officer_change: changes {person, position, change, effectiveDate}. restatement: affectedPeriods, periodEnds. auditor_change: formerAuditor, newAuditor, change. Every 8-K event: item, excerpt (the item\'s text, at most 1,500 characters)'),
   })
   .partial()
   .required({ object: true });
@@ -175,7 +183,7 @@ const eventRoutes: Route[] = eventFamilies.map(({ slug, type, object, title, not
       return inView(
         query.view,
         { object, ...rest, companyName: entity?.name ?? null, form: filing?.form ?? null },
-        { always: ['object', 'accessionNumber', 'filedAt', 'citationUrl', 'citationNullReason'], compact: ['companyName', 'item', 'eventDate', 'fromIndexOnly'], agent: ['companyName', 'item', 'eventDate', 'fromIndexOnly', 'confidence', 'data'] },
+        { always: ['object', 'accessionNumber', 'filedAt', 'citationUrl', 'citationNullReason', 'sourceSpan', 'sourceSpanNullReason'], compact: ['companyName', 'item', 'eventDate', 'fromIndexOnly'], agent: ['companyName', 'item', 'eventDate', 'fromIndexOnly', 'confidence', 'documentHeld', 'data'] },
       );
     }),
     hasMore: events.pageInfo.hasNextPage,

@@ -14,8 +14,9 @@ const story = z.object({
   form: z.string(),
   cik: z.string(),
   companyName: z.string(),
-  headline: z.string().describe('What the 8-K items report and, where the filing\'s EX-99 press release was read, its title: "Item 2.02 Results of Operations and Financial Condition: ABVC BioPharma Announces 2024 Financial Results"; without one, the company and its items: "Apple Inc. reports Results of Operations and Financial Condition (8-K 2.02)"'),
-  lead: z.string().nullable().describe('The first sentence-bearing paragraph of the first reported item\'s own text, at most 600 characters'),
+  tickers: z.array(z.string()).describe('The company\'s tickers (its submissions\' and the SEC ticker maps\')'),
+  headline: z.string().describe('What the 8-K items report and, where the filing\'s EX-99 press release was read, its title: "Item 2.02 Results of Operations and Financial Condition: ABVC BioPharma Announces 2024 Financial Results"; without one, the company and its items: "Apple Inc. reports Results of Operations and Financial Condition (8-K 2.02)". A 6-K (no items): the form and its press release\'s title, else its document\'s: "6-K: Acme plc Reports Third Quarter Results"'),
+  lead: z.string().nullable().describe('The first sentence-bearing paragraph of the first reported item\'s own text (a 6-K: of its first EX-99 exhibit, else of its document past the cover), at most 600 characters'),
   leadItem: z.string().nullable(),
   leadNullReason: z.enum(['document_not_held', 'no_item_text']).nullable().describe('Why there is no lead: only the index knows the filing, or its document gave no item text'),
   exhibit: z

@@ -12,7 +12,7 @@ const description = [
   'The filing\'s primary document as stored at ingest, cleaned for reading. `format=html` (the default) is sanitized markup safe to show inside a page: no `script`, `style`, frame, object, form, event-handler attribute or URL of any kind (a link to another document becomes plain text, an image a text placeholder; a link within the document keeps working), so showing it loads nothing; inline styles become the classes `fr-b` (bold), `fr-i`, `fr-u`, `fr-c` (centered), `fr-r` (right-aligned), `fr-bt`/`fr-bb` (ruled cell); inline XBRL tags are removed and their facts kept as `<mark class="fr-fact" data-concept="us-gaap:…" data-context="…">` highlights, the hidden XBRL header dropped. Each section\'s heading is an `<h2 id="{key}">` with the section keys of `/v1/filings/{accession_number}/sections/{section_key}`; `sections` lists them with their `anchor` (null when the heading could not be found in the markup).',
   '`format=markdown` gives section headings (`##`), tables as pipe tables and paragraphs; `format=text` plain text with underlined section headings and aligned table columns.',
   'Rendered once per document, format and renderer version, then kept: `cached` says whether this answer was. The agent view cuts `content` at 20,000 characters unless `max_chars` says otherwise (`truncated` says when it did).',
-  'A document ingested before documents were stored, or never ingested (a filing known only from the index), is 404 `document_not_found` with `details.reason` (`not_stored`: ingest the filing\'s document again; `not_ingested`); so is a filing of another form than 10-K, 10-Q, N-CSR or N-CSRS (`form_not_rendered`), whose documents are not kept. Renders have a quota window of their own, the `render` meter class (see GET /v1/limits): past it, 429 `render_rate_limited` with `Retry-After`, at every door.',
+  'A document ingested before documents were stored, or never ingested (a filing known only from the index), is 404 `document_not_found` with `details.reason` (`not_stored`: ingest the filing\'s document again; `not_ingested`); so is a filing of another form than 10-K, 10-Q, 8-K, N-CSR or N-CSRS (`form_not_rendered`), whose documents are not kept. Renders have a quota window of their own, the `render` meter class (see GET /v1/limits): past it, 429 `render_rate_limited` with `Retry-After`, at every door.',
 ].join('\n\n');
 
 export const renderRoutes = [
@@ -58,8 +58,9 @@ export const renderRoutes = [
     if (!filing) throw new ApiError('filing_not_found', `No filing ${path.accession_number} is in the filings this service has indexed.`);
     const { render } = filing;
     if (!render) {
-      // documents are kept for the periodic reports (10-K, 10-Q) and fund reports (N-CSR, N-CSRS), whose sections the reader navigates
-      if (!/^(10-[KQ]|N-CSR)/i.test(filing.form)) throw new ApiError('document_not_found', `Documents of form ${filing.form} are not kept for the reader; only 10-K, 10-Q, N-CSR and N-CSRS documents are.`, { details: { reason: 'form_not_rendered' } });
+      // documents are kept for the periodic reports (10-K, 10-Q) and fund reports (N-CSR, N-CSRS), whose sections the reader
+      // navigates, and for current reports (8-K), whose events cite their sentences
+      if (!/^(10-[KQ]|8-K|N-CSR)/i.test(filing.form)) throw new ApiError('document_not_found', `Documents of form ${filing.form} are not kept for the reader; only 10-K, 10-Q, 8-K, N-CSR and N-CSRS documents are.`, { details: { reason: 'form_not_rendered' } });
       throw filing.documentIngested
         ? new ApiError('document_not_found', `The document of filing ${filing.accessionNumber} was ingested before documents were stored; ingest it again to read it here.`, { details: { reason: 'not_stored' }, hint: 'Run the ingest of its source again (npm run ids -- ingest --source …): documents missing from the store are loaded even when unchanged.' })
         : new ApiError('document_not_found', `The document of filing ${filing.accessionNumber} has not been ingested, so it cannot be rendered.`, { details: { reason: 'not_ingested' } });

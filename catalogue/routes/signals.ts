@@ -39,8 +39,8 @@ export const signalRoutes = [
     description:
       'Each signal is the result of a fixed rule over filings the service holds, with its type, a strength from 0 to 1 by a stated formula, the rule in words (`method`), `asOf` (the filing date of its newest evidence; a filing known only from its document, which states no filing date, counts at its report date), the company, and the evidence: each filing\'s accession number, citation URL, 8-K item, its own words where held (else `excerptNullReason`) and what it shows. ' +
       `The rules: ${rules} ` +
-      'A signal\'s id is a digest of its type and its evidence\'s accession numbers, so it is stable across reads and ingests; new evidence that joins a cluster makes a new signal. An ingest that adds evidence (a filing, form or 8-K item) making a signal not announced before writes a public `signal.added` event in the same transaction. Evidence must carry an accession number to be cited: a document read without one (a bare primary document) makes no signal. ' +
-      'Filters: company (`ticker` or `cik`), `type`, and `filed_from`/`filed_to` on `asOf`. Signals are computed on each read from what is held: coverage is the ingest\'s.',
+      'A signal\'s id is a digest of its type and its evidence\'s accession numbers, so it is stable across reads and ingests; new evidence that joins a cluster makes a new signal. An ingest that adds evidence (a filing, form or 8-K item) making a signal not announced before writes a public `signal.added` event in the same transaction (a bulk load of the SEC\'s archives: after the load, for each company it changed). Evidence must carry an accession number to be cited: a document read without one (a bare primary document) makes no signal. ' +
+      'Filters: company (`ticker` or `cik`), `type`, and `filed_from`/`filed_to` on `asOf`. Signals are computed from what is held (each company\'s dilution score rises are kept until an ingest rebuilds its dilution records): coverage is the ingest\'s.',
     tag: 'Signals',
     access: 'org',
     meter: 'data_read',

@@ -3,11 +3,12 @@
 // companies: called in the ingest transaction that changes their facts, offering forms or filings,
 // and on a read that finds a company never built or built by older rules.
 import type { Db } from '../../prisma/db.ts';
-import type { Fact, Prisma } from '../../prisma/generated/client/client.ts';
+import type { Fact } from '../../prisma/generated/client/client.ts';
+import { insertRows, type Columns } from '../../prisma/unnestInsert.ts';
 import type { OfferingDocument } from '../../ingest/parsers/offerings/offerings.ts';
 import type { Cited, Confidence, DilutionTerms } from '../../ingest/parsers/offerings/dilutionTerms.ts';
 import { complianceRegainedIn, exchangeNoticeIn, reverseSplitsIn, securitiesSaleIn } from '../../ingest/parsers/eightK/dilution.ts';
-import { chunks, digest } from '../../core/rows.ts';
+import { digest } from '../../core/rows.ts';
 import { citationUrl, isoDay } from '../citations.ts';
 import { babyShelfOf, runwayOf, runwayRule } from './rules.ts';
 
@@ -155,14 +156,29 @@ export async function materializeDilution(db: Db, ciks: string[]): Promise<numbe
     rows.push(...registrationActions(cik, companyFilings, companyForms, cited));
   }
   await db.dilutionRecord.deleteMany({ where: { cik: { in: companies } } });
-  let written = 0;
-  for (const batch of chunks(rows, 2000)) {
-    written += (await db.dilutionRecord.createMany({ data: batch.map((r) => ({ ...r, values: r.values as Prisma.InputJsonValue })), skipDuplicates: true })).count;
-  }
+  const written = await insertRows(db, 'DilutionRecord', dilutionColumns, rows, { onConflict: 'ON CONFLICT DO NOTHING', batch: 2000 });
   await db.dilutionProfile.deleteMany({ where: { cik: { in: companies } } });
   await db.dilutionProfile.createMany({ data: companies.map((cik) => ({ cik, version: dilutionRulesVersion })), skipDuplicates: true });
   return written;
 }
+
+const dilutionColumns: Columns<DilutionRow> = [
+  ['id', 'text', (r) => r.id],
+  ['cik', 'text', (r) => r.cik],
+  ['kind', 'text', (r) => r.kind],
+  ['isEvent', 'boolean', (r) => r.isEvent],
+  ['date', 'date', (r) => r.date],
+  ['orderedAt', 'date', (r) => r.orderedAt],
+  ['accessionNumber', 'text', (r) => r.accessionNumber],
+  ['form', 'text', (r) => r.form],
+  ['filedAt', 'date', (r) => r.filedAt],
+  ['fromIndexOnly', 'boolean', (r) => r.fromIndexOnly],
+  ['values', 'jsonb', (r) => r.values],
+  ['citationUrl', 'text', (r) => r.citationUrl],
+  ['sourceSpan', 'text', (r) => r.sourceSpan],
+  ['confidence', 'text', (r) => r.confidence],
+  ['method', 'text', (r) => r.method],
+];
 
 /** The rows of each company, in their order. */
 function byCompany<T extends { cik: string | null }>(list: T[]): (cik: string) => T[] {

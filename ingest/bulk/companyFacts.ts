@@ -95,14 +95,18 @@ async function loadCompanyFacts(session: BulkSession, context: LoadContext, enti
      ON CONFLICT ("cik") DO UPDATE SET "name" = EXCLUDED."name", "updatedAt" = EXCLUDED."updatedAt"`,
     [facts.cik, entityName],
   );
+  const added = await insertFacts(session, context, facts);
+  // After the facts, in one order: a concept another member's transaction is inserting too (every
+  // company cites us-gaap's) waits for that transaction's commit, which is then moments away, and
+  // two such waits never cross.
+  const sorted = [...concepts].sort((a, b) => (a.taxonomy < b.taxonomy ? -1 : a.taxonomy > b.taxonomy ? 1 : a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
   const [conceptsWritten] = await session.query<{ n: number }>(
     `WITH written AS (
        INSERT INTO "Concept" ("taxonomy", "tag", "label", "description")
        SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING RETURNING 1
      ) SELECT count(*)::int AS n FROM written`,
-    [concepts.map((c) => c.taxonomy), concepts.map((c) => c.tag), concepts.map((c) => c.label), concepts.map((c) => c.description)],
+    [sorted.map((c) => c.taxonomy), sorted.map((c) => c.tag), sorted.map((c) => c.label), sorted.map((c) => c.description)],
   );
-  const added = await insertFacts(session, context, facts);
   const factsWritten = added.reduce((sum, a) => sum + a.n, 0);
   const records = Number(conceptsWritten?.n ?? 0) + factsWritten;
   const events = await recordBulkEvents(session, added.map((a) => ({ type: 'facts.added', payload: { cik: a.cik, accessionNumbers: a.accessions, source } })));

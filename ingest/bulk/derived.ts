@@ -1,21 +1,37 @@
 // The derived data of what a bulk load wrote, built once after the load instead of inside each
 // member's transaction: concept summaries with one INSERT ... SELECT over a batch of companies,
-// statements per company (materializeFinancials), dilution inputs per batch (materializeDilution).
-// The members waiting for it are the IngestItem rows marked 'loaded' (by this run or by one that
-// was killed); a batch's derived rows and the 'ingested' mark of its members commit together.
+// statements per company (materializeFinancials), dilution inputs per batch (materializeDilution),
+// then the batch's signals, each one never announced announced with `signal.added` (as the item
+// ingest announces what it adds; here set-wise, once the company's data is whole).
+// The members waiting for it are the IngestItem rows marked 'loaded' or 'loaded:signals' (by this
+// run or by one that was killed); a batch's derived rows, its signal.added events and the
+// 'ingested' mark of its members commit together, and the events are published after the commit.
 import type { PrismaClient } from '../../prisma/db.ts';
 import { chunks } from '../../core/rows.ts';
 import { materializeFinancials } from '../../derived/financials.ts';
 import { materializeDilution } from '../../derived/dilution/materialize.ts';
+import { computeSignals } from '../../derived/signals.ts';
+import type { EventBus } from '../../subscriptions/bus.ts';
+import { publishAll } from '../../subscriptions/events.ts';
 import { bulkKinds, cikOfMember } from './keys.ts';
 import { summariseConcepts } from '../load/facts.ts';
+import { announceNew } from '../load/signals.ts';
+import type { PendingDerived } from './member.ts';
 
-export const loadedStatus = 'loaded';
+/** A member with derived rows to build (and signals to announce), or with signals only. */
+const rebuildStatus = 'loaded';
+const signalsStatus = 'loaded:signals';
+
+export function pendingStatus(derived: NonNullable<PendingDerived>): string {
+  return derived === 'signals' ? signalsStatus : rebuildStatus;
+}
 
 export interface DerivedSummary {
   companies: number;
   /** facts the concept summaries and statements were built from */
   facts: number;
+  /** signal.added events recorded */
+  signals: number;
   seconds: number;
 }
 
@@ -23,23 +39,29 @@ export interface DerivedSummary {
 const batchSize = 50;
 const batchTransactionMs = 600_000;
 
-export async function buildDerived(prisma: PrismaClient, onBatch?: (done: number, total: number) => void): Promise<DerivedSummary> {
+export async function buildDerived(prisma: PrismaClient, bus: EventBus): Promise<DerivedSummary> {
   const started = performance.now();
-  const pending = await prisma.ingestItem.findMany({ where: { status: loadedStatus, kind: { in: [...bulkKinds] } }, select: { sourceKey: true, kind: true }, orderBy: { sourceKey: 'asc' } });
-  const byCompany = new Map<string, { facts: boolean; keys: string[] }>();
+  const pending = await prisma.ingestItem.findMany({
+    where: { status: { in: [rebuildStatus, signalsStatus] }, kind: { in: [...bulkKinds] } },
+    select: { sourceKey: true, kind: true, status: true },
+    orderBy: { sourceKey: 'asc' },
+  });
+  const byCompany = new Map<string, { facts: boolean; rebuild: boolean; keys: string[] }>();
   for (const item of pending) {
     const cik = cikOfMember(item.sourceKey);
     if (!cik) continue;
-    const company = byCompany.get(cik) ?? byCompany.set(cik, { facts: false, keys: [] }).get(cik)!;
+    const company = byCompany.get(cik) ?? byCompany.set(cik, { facts: false, rebuild: false, keys: [] }).get(cik)!;
     company.facts ||= item.kind === 'companyfacts';
+    company.rebuild ||= item.status === rebuildStatus;
     company.keys.push(item.sourceKey);
   }
   let facts = 0;
-  let done = 0;
+  let signals = 0;
   const companies = [...byCompany.keys()];
   for (const batch of chunks(companies, batchSize)) {
     const withFacts = batch.filter((cik) => byCompany.get(cik)!.facts);
-    facts += await prisma.$transaction(
+    const rebuilt = batch.filter((cik) => byCompany.get(cik)!.rebuild);
+    const { summarised, announced } = await prisma.$transaction(
       async (tx) => {
         let summarised = 0;
         if (withFacts.length) {
@@ -48,15 +70,17 @@ export async function buildDerived(prisma: PrismaClient, onBatch?: (done: number
           summarised = Number(row?.n ?? 0);
           for (const cik of withFacts) await materializeFinancials(tx, cik);
         }
-        await materializeDilution(tx, batch);
+        if (rebuilt.length) await materializeDilution(tx, rebuilt);
+        const announced = await announceNew(tx, await computeSignals(tx, batch));
         const keys = batch.flatMap((cik) => byCompany.get(cik)!.keys);
-        await tx.ingestItem.updateMany({ where: { sourceKey: { in: keys }, status: loadedStatus }, data: { status: 'ingested' } });
-        return summarised;
+        await tx.ingestItem.updateMany({ where: { sourceKey: { in: keys }, status: { in: [rebuildStatus, signalsStatus] } }, data: { status: 'ingested' } });
+        return { summarised, announced };
       },
       { timeout: batchTransactionMs, maxWait: batchTransactionMs },
     );
-    done += batch.length;
-    onBatch?.(done, companies.length);
+    await publishAll(bus, announced);
+    facts += summarised;
+    signals += announced.length;
   }
-  return { companies: companies.length, facts, seconds: (performance.now() - started) / 1000 };
+  return { companies: companies.length, facts, signals, seconds: (performance.now() - started) / 1000 };
 }

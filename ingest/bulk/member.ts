@@ -6,9 +6,11 @@ import type { BulkSession } from './connection.ts';
 /**
  * The derived data a loaded member leaves to the build after the load: 'facts' (concept
  * summaries, statements and dilution inputs of its company), 'dilution' (dilution inputs only:
- * filings of offering forms or dilution 8-Ks changed), or nothing.
+ * filings of offering forms or dilution 8-Ks changed), 'signals' (no derived rows, but records
+ * a signal can cite were added: the company's signals are announced), or nothing. Each of the
+ * first two also has the company's signals announced.
  */
-export type PendingDerived = 'facts' | 'dilution' | null;
+export type PendingDerived = 'facts' | 'dilution' | 'signals' | null;
 
 export interface LoadedMember {
   /** rows written or updated, as the item ingest counts them (IngestItem.records) */

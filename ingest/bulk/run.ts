@@ -2,7 +2,10 @@
 // Each member is one transaction: its rows, copied through a staging table, and its IngestItem
 // done-mark commit together, so a run killed at any point is resumed by running it again (the
 // members done are skipped as unchanged, by name and digest). The member after the one being
-// written is read and parsed meanwhile. Derived data is built after the load (./derived.ts).
+// written is read and parsed meanwhile. On PostgreSQL two connections write companyfacts members
+// side by side (a company's facts conflict with no other's; COPY keeps one server process busy);
+// submissions members, whose filings can be shared by co-registrants, are written one at a time.
+// Derived data is built after the load (./derived.ts).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,7 +19,7 @@ import { dataChangedNotice } from '../../derived/dataCache.ts';
 import { openArchive, type Archive } from './archive.ts';
 import { openBulkConnection, type BulkConnection } from './connection.ts';
 import { prepareCompanyFacts } from './companyFacts.ts';
-import { buildDerived, loadedStatus, type DerivedSummary } from './derived.ts';
+import { buildDerived, pendingStatus, type DerivedSummary } from './derived.ts';
 import { archiveName, bulkKinds, memberKey, type BulkKind } from './keys.ts';
 import type { PreparedMember } from './member.ts';
 import type { BulkProgress } from './progress.ts';
@@ -66,19 +69,22 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
   if (!present.length) throw new Error(`no ${bulkKinds.map(archiveName).join(' or ')} in ${base}`);
 
   const run = await prisma.ingestRun.create({ data: { id: newId('run'), source: `bulk ${base}` } });
-  const summary: BulkSummary = { runId: run.id, folder: base, read: 0, written: 0, skipped: 0, failed: 0, records: 0, factRows: 0, filingRows: 0, loadSeconds: 0, indexSeconds: 0, archiveSeconds: { submissions: 0, companyfacts: 0 }, derived: { companies: 0, facts: 0, seconds: 0 }, seconds: 0 };
+  const summary: BulkSummary = { runId: run.id, folder: base, read: 0, written: 0, skipped: 0, failed: 0, records: 0, factRows: 0, filingRows: 0, loadSeconds: 0, indexSeconds: 0, archiveSeconds: { submissions: 0, companyfacts: 0 }, derived: { companies: 0, facts: 0, signals: 0, seconds: 0 }, seconds: 0 };
   const archives: { kind: BulkKind; archive: Archive }[] = [];
   const runRow = runRowWriter(prisma, run.id);
   let total = 0;
   const counts = () => ({ total, read: summary.read, written: summary.written, skipped: summary.skipped, failed: summary.failed, records: summary.records });
-  const connection = await openBulkConnection(rawConnectionOf(prisma));
+  const raw = rawConnectionOf(prisma);
+  const connection = await openBulkConnection(raw);
+  const writers = [connection];
   try {
+    if (connection.kind === 'postgres') writers.push(await openBulkConnection(raw));
     for (const kind of present) archives.push({ kind, archive: await openArchive(path.join(base, archiveName(kind))) });
     const members = archives.flatMap(({ archive }) => archive.members);
     progress?.update({ files: members.length, bytes: members.reduce((sum, m) => sum + m.size, 0) });
     total = members.length;
-    await createStagingTables(connection);
-    // indexes a killed first load left unbuilt are built before anything is written by company
+    for (const writer of writers) await createStagingTables(writer);
+    // indexes (and the foreign key) a killed first load left unbuilt are built before anything is written by company
     await restoreFactIndexes(connection);
     const context = { firstFactLoad: present.includes('companyfacts') && (await deferFactIndexesIfEmpty(connection)) };
     const previous = await previousItems(prisma);
@@ -86,17 +92,19 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
     let bytesDone = 0;
     let anyWritten = false;
     let lastDone = performance.now();
-    for await (const item of lookahead(prepareAll(archives, previous))) {
-      summary.read++;
+    const inFlight = byteBudget(membersInFlightBytes);
+    const items = lookahead(prepareAll(archives, previous, inFlight));
+    const oneAtATime = serialLane();
+    const write = async (writer: BulkConnection, item: Prepared) => {
       if (item.outcome === 'skipped') summary.skipped++;
       else if (item.outcome === 'failed') {
-        await recordFailure(connection, run.id, item.key, item.kind, item.sha256, item.reason, logger);
+        await recordFailure(writer, run.id, item.key, item.kind, item.sha256, item.reason, logger);
         summary.failed++;
       } else {
         try {
-          const loaded = await connection.transaction(async (session) => {
+          const loaded = await writer.transaction(async (session) => {
             const result = await item.member.load(session, context);
-            await markItem(session, { sourceKey: item.key, kind: item.kind, sha256: item.sha256, status: result.derived ? loadedStatus : 'ingested', records: result.records, runId: run.id });
+            await markItem(session, { sourceKey: item.key, kind: item.kind, sha256: item.sha256, status: result.derived ? pendingStatus(result.derived) : 'ingested', records: result.records, runId: run.id });
             return result;
           });
           // Caches of ingested data on every instance are dropped once the member has committed.
@@ -107,16 +115,35 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
           if (item.kind === 'companyfacts') summary.factRows += loaded.rowsWritten;
           else summary.filingRows += loaded.rowsWritten;
         } catch (error) {
-          await recordFailure(connection, run.id, item.key, item.kind, item.sha256, firstLine(error), logger);
+          await recordFailure(writer, run.id, item.key, item.kind, item.sha256, firstLine(error), logger);
           summary.failed++;
         }
       }
-      bytesDone += item.size;
-      summary.archiveSeconds[item.kind] += (performance.now() - lastDone) / 1000;
-      lastDone = performance.now();
-      progress?.update({ filesDone: summary.read, bytesDone, rows: summary.factRows + summary.filingRows });
-      await runRow.progress(counts());
-    }
+    };
+    let stopped = false;
+    await Promise.all(
+      writers.map(async (writer) => {
+        try {
+          for (let next = await items.next(); !next.done && !stopped; next = await items.next()) {
+            const item = next.value;
+            summary.read++;
+            try {
+              await (item.kind === 'companyfacts' ? write(writer, item) : oneAtATime(() => write(writer, item)));
+            } finally {
+              inFlight.release(item.size);
+            }
+            bytesDone += item.size;
+            summary.archiveSeconds[item.kind] += (performance.now() - lastDone) / 1000;
+            lastDone = performance.now();
+            progress?.update({ filesDone: summary.read, bytesDone, rows: summary.factRows + summary.filingRows });
+            await runRow.progress(counts());
+          }
+        } catch (error) {
+          stopped = true;
+          throw error;
+        }
+      }),
+    );
     if (context.firstFactLoad) {
       progress?.update({ phase: 'indexes' });
       const indexStarted = performance.now();
@@ -126,12 +153,12 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
     summary.loadSeconds = (performance.now() - started) / 1000;
 
     progress?.update({ phase: 'derived' });
-    summary.derived = await buildDerived(prisma);
+    summary.derived = await buildDerived(prisma, bus);
     if (anyWritten || summary.derived.companies) await publishAll(bus, [dataChangedNotice()]);
   } finally {
     progress?.finish();
     for (const { archive } of archives) archive.close();
-    await connection.close();
+    for (const writer of writers) await writer.close();
   }
   summary.seconds = (performance.now() - started) / 1000;
   await runRow.finish(counts());
@@ -144,11 +171,15 @@ async function previousItems(prisma: PrismaClient): Promise<Map<string, { sha256
   return new Map(rows.map((r) => [r.sourceKey, r]));
 }
 
-/** Every member read, digested and parsed, in load order; an unchanged one is skipped unparsed. */
-async function* prepareAll(archives: { kind: BulkKind; archive: Archive }[], previous: Map<string, { sha256: string; status: string }>): AsyncGenerator<Prepared> {
+/**
+ * Every member read, digested and parsed, in load order; an unchanged one is skipped unparsed.
+ * A member is read once the members read and not yet written leave room for it in `inFlight`.
+ */
+async function* prepareAll(archives: { kind: BulkKind; archive: Archive }[], previous: Map<string, { sha256: string; status: string }>, inFlight: ByteBudget): AsyncGenerator<Prepared> {
   for (const { kind, archive } of archives) {
     for await (const entry of archive.each()) {
       const key = memberKey(kind, entry.name);
+      await inFlight.acquire(entry.size);
       let bytes: Buffer;
       try {
         bytes = await entry.read();
@@ -184,6 +215,53 @@ async function* lookahead<T>(source: AsyncGenerator<T>): AsyncGenerator<T> {
   }
 }
 
+/**
+ * Member bytes (uncompressed JSON) read and not yet written, at most: a parsed member takes several
+ * times its size in memory, and two are written while the next is parsed. EDGAR's members are
+ * mostly under a megabyte, a few of its largest companies' tens of megabytes; those wait for room.
+ */
+const membersInFlightBytes = 32 * 2 ** 20;
+
+interface ByteBudget {
+  acquire(bytes: number): Promise<void>;
+  release(bytes: number): void;
+}
+
+/** Admits work while the bytes admitted and not released stay within `limit`; work larger than it is admitted alone. */
+function byteBudget(limit: number): ByteBudget {
+  let used = 0;
+  const waiting: { bytes: number; admit: () => void }[] = [];
+  const admitWaiting = () => {
+    while (waiting.length && (used === 0 || used + waiting[0]!.bytes <= limit)) {
+      const next = waiting.shift()!;
+      used += next.bytes;
+      next.admit();
+    }
+  };
+  return {
+    acquire(bytes) {
+      return new Promise((admit) => {
+        waiting.push({ bytes, admit });
+        admitWaiting();
+      });
+    },
+    release(bytes) {
+      used -= bytes;
+      admitWaiting();
+    },
+  };
+}
+
+/** Runs the work it is given one at a time, in the order given. */
+function serialLane(): <T>(work: () => Promise<T>) => Promise<T> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return (work) => {
+    const result = tail.then(work);
+    tail = result.catch(() => {});
+    return result;
+  };
+}
+
 interface ItemMark {
   sourceKey: string;
   kind: string;
@@ -217,6 +295,6 @@ export function bulkSummaryLine(s: BulkSummary): string {
   const rate = s.archiveSeconds.companyfacts > 0 ? Math.round(s.factRows / s.archiveSeconds.companyfacts) : 0;
   return (
     `bulk ingest ${s.runId}: read ${s.read}, written ${s.written}, skipped ${s.skipped}, failed ${s.failed} (${s.records} records: ${s.factRows} facts, ${s.filingRows} filings) ` +
-    `loaded in ${s.loadSeconds.toFixed(1)} s (indexes ${s.indexSeconds.toFixed(1)} s, companyfacts ${s.archiveSeconds.companyfacts.toFixed(1)} s: ${rate} facts/s), derived data of ${s.derived.companies} companies in ${s.derived.seconds.toFixed(1)} s, ${s.seconds.toFixed(1)} s in all from ${s.folder}`
+    `loaded in ${s.loadSeconds.toFixed(1)} s (indexes ${s.indexSeconds.toFixed(1)} s, companyfacts ${s.archiveSeconds.companyfacts.toFixed(1)} s: ${rate} facts/s), derived data of ${s.derived.companies} companies in ${s.derived.seconds.toFixed(1)} s (${s.derived.signals} signals announced), ${s.seconds.toFixed(1)} s in all from ${s.folder}`
   );
 }

@@ -17,7 +17,7 @@ export const eventColumns = ['id', 'accessionNumber', 'cik', 'item', 'type', 'ev
 
 const ddl = [
   `CREATE TEMP TABLE IF NOT EXISTS bulk_fact (
-    "factKey" text, "cik" text, "taxonomy" text, "tag" text, "unit" text, "value" text, "periodStart" date, "periodEnd" date,
+    "factKey" uuid, "cik" text, "taxonomy" text, "tag" text, "unit" text, "value" text, "periodStart" date, "periodEnd" date,
     "isInstant" boolean, "fy" integer, "fp" text, "form" text, "frame" text, "accessionNumber" text, "filedAt" date,
     "dimensions" jsonb, "hasDimensions" boolean, "decimals" text, "source" text
   ) ON COMMIT DELETE ROWS`,

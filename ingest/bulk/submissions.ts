@@ -6,6 +6,7 @@ import { parseSubmissions } from '../parsers/edgar/submissions.ts';
 import { filingRow, type FilingFields } from '../load/filings.ts';
 import { indexEventRow, indexEvents } from '../load/events.ts';
 import { dilutionRelevant } from '../../derived/dilution/materialize.ts';
+import { evidence, type Added } from '../load/signals.ts';
 import type { BulkSession } from './connection.ts';
 import { copyLine } from './copyText.ts';
 import { recordBulkEvents, type NewEvent } from './events.ts';
@@ -39,12 +40,13 @@ export function prepareSubmissions(text: string, name: string, sourceKey: string
       const tickers = page.entity?.tickers ?? [];
       const filingResult = await writeFilings(session, filingRows, tickers);
       const indexEventResult = await writeIndexEvents(session, eventRows);
-      const events = await recordBulkEvents(session, [...filingResult.events, ...indexEventResult.events]);
+      const added = [...filingResult.events, ...indexEventResult.events];
+      const events = await recordBulkEvents(session, added);
       const loaded: LoadedMember = {
         records: entityRecords + filingResult.records + indexEventResult.records,
         rowsWritten: filingResult.records,
         events,
-        derived: filingResult.dilution ? 'dilution' : null,
+        derived: filingResult.dilution ? 'dilution' : added.some((e) => evidence(e as Added)) ? 'signals' : null,
       };
       return loaded;
     },

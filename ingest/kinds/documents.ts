@@ -1,6 +1,7 @@
 // Filing documents: 10-K/10-Q (sections and inline XBRL facts), 8-K (events), offering
-// documents (cover pages), proxy statements. A corpus file or an SEC archive path names the
-// accession; a full submission (.txt) also carries the filing's header.
+// documents (cover pages), proxy statements; the primary document of each but the proxy is kept
+// for the reader. A corpus file or an SEC archive path names the accession; a full submission
+// (.txt) also carries the filing's header.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { namedInPath } from '../classify.ts';
 import { handler, type Tx } from '../handlers.ts';
@@ -11,6 +12,7 @@ import { markDocumentIngested, upsertFilings } from '../load/filings.ts';
 import { packDocument, storeFilingDocument } from '../load/documents.ts';
 import { saveFormRecord } from '../load/forms.ts';
 import { parseEightK } from '../parsers/eightK/eightK.ts';
+import { parseSixK } from '../parsers/sixK/sixK.ts';
 import { parseOffering } from '../parsers/offerings/offerings.ts';
 import { dilutionTermsOfFiling } from '../parsers/offerings/dilutionTerms.ts';
 import { dilutionRelevant, materializeDilution } from '../../derived/dilution/materialize.ts';
@@ -20,7 +22,11 @@ import { parseInlineXbrl } from '../parsers/xbrl/xbrlInstance.ts';
 import { parseProxyStatement } from '../parsers/proxy/proxyStatement.ts';
 
 /** The filing a document belongs to: known from the index, or described by the document's own header. */
-async function filingFor(tx: Tx, key: string, header: { accessionNumber: string | null; cik: string | null; form: string | null; filedAt: string | null; reportDate?: string | null }) {
+async function filingFor(
+  tx: Tx,
+  key: string,
+  header: { accessionNumber: string | null; cik: string | null; form: string | null; filedAt: string | null; reportDate?: string | null; acceptedAt?: string | null; primaryDocument?: string | null },
+) {
   const accessionNumber = header.accessionNumber ?? namedInPath(key).accessionNumber;
   if (!accessionNumber) return { filing: null, events: [] };
   const known = await tx.filing.findUnique({ where: { accessionNumber } });
@@ -31,7 +37,8 @@ async function filingFor(tx: Tx, key: string, header: { accessionNumber: string 
   // Known only from its document: the filing date stays unknown (null) until an index names it.
   // The handler builds the filer's dilution records once it has loaded the document, not before.
   await ensureEntities(tx, [{ cik: header.cik, name: null }]);
-  const { events } = await upsertFilings(tx, [{ accessionNumber, cik: header.cik, form: header.form, filedAt: header.filedAt, reportDate: header.reportDate ?? null }], undefined, { buildDilution: false });
+  const filed = { accessionNumber, cik: header.cik, form: header.form, filedAt: header.filedAt, reportDate: header.reportDate ?? null, acceptedAt: header.acceptedAt ?? null, primaryDocument: header.primaryDocument ?? null };
+  const { events } = await upsertFilings(tx, [filed], undefined, { buildDilution: false });
   return { filing: await tx.filing.findUniqueOrThrow({ where: { accessionNumber } }), events };
 }
 
@@ -55,9 +62,17 @@ export const periodicReportHandler = handler({
     if (!form) throw new Error('cannot tell whether this is a 10-K or a 10-Q');
     return { html, header: header ?? { ...named, form, filedAt: null }, form, sections: splitSections(form, html), document: packDocument(html, fileName ?? name) };
   },
+  // the inline XBRL is read against the filing as load will find it (the index's, else the one the
+  // document's header describes), before the transaction
+  async prepare(db, parsed, { key }) {
+    const accessionNumber = parsed.header.accessionNumber ?? namedInPath(key).accessionNumber;
+    const known = accessionNumber ? await db.filing.findUnique({ where: { accessionNumber }, select: { form: true, filedAt: true } }) : null;
+    const filing = known ? { form: known.form, filedAt: known.filedAt?.toISOString().slice(0, 10) ?? null } : { form: parsed.header.form ?? parsed.form, filedAt: parsed.header.filedAt };
+    return { ...parsed, inline: accessionNumber ? parseInlineXbrl(parsed.html, { accessionNumber, ...filing }) : null };
+  },
   async load(tx, parsed, { key }) {
     const { filing, events } = await filingFor(tx, key, parsed.header);
-    if (!filing) throw new Error('no accession number in the file name or the document');
+    if (!filing || !parsed.inline) throw new Error('no accession number in the file name or the document');
     await tx.section.deleteMany({ where: { accessionNumber: filing.accessionNumber } });
     await tx.section.createMany({
       data: parsed.sections.map((s) => ({ accessionNumber: filing.accessionNumber, key: s.key, title: s.title, text: s.text, ordinal: s.ordinal, charCount: s.text.length })),
@@ -65,18 +80,25 @@ export const periodicReportHandler = handler({
     await markDocumentIngested(tx, filing.accessionNumber, key);
     // the document the sections came from, for the reader (GET /v1/filings/{accession_number}/render)
     await storeFilingDocument(tx, filing.accessionNumber, { ...parsed.document, fileName: filing.primaryDocument ?? parsed.document.fileName });
-    const inline = parseInlineXbrl(parsed.html, { accessionNumber: filing.accessionNumber, form: filing.form, filedAt: filing.filedAt?.toISOString().slice(0, 10) ?? null });
+    const { inline } = parsed;
     const facts = inline.facts.length ? await loadFacts(tx, inline.facts, inline.concepts, 'inline_xbrl') : 0;
     return { records: parsed.sections.length + facts + 1, events };
   },
 });
 
 export const currentReportHandler = handler({
-  parse: ({ text, name }) => parseEightK({ text, name }),
-  async load(tx, report, { key }) {
+  parse: ({ text, name }) => {
+    const primary = primaryHtml(text);
+    // the document itself, for the reader: each event's sentence is opened and marked there
+    return { report: parseEightK({ text, name }), stored: packDocument(primary.html, primary.fileName ?? name) };
+  },
+  async load(tx, { report, stored }, { key }) {
     const accessionNumber = report.accessionNumber ?? namedInPath(key).accessionNumber;
     const { filing, events: added } = await filingFor(tx, key, { accessionNumber, cik: report.company.cik, form: report.formType, filedAt: report.filedAt, reportDate: report.periodOfReport });
-    if (filing) await markDocumentIngested(tx, filing.accessionNumber, key, report.items);
+    if (filing) {
+      await markDocumentIngested(tx, filing.accessionNumber, key, report.items);
+      await storeFilingDocument(tx, filing.accessionNumber, { ...stored, fileName: filing.primaryDocument ?? stored.fileName });
+    }
     const cik = filing?.cik ?? report.company.cik;
     if (cik) await ensureEntities(tx, [{ cik, name: report.company.name }]);
     const events: EventFields[] = report.events.map((event) => ({
@@ -94,6 +116,44 @@ export const currentReportHandler = handler({
     // compliance notices, charter amendments and securities sales are dilution records of the filer,
     // read from these items' text (and, for the items the index named before, that the document was read)
     if (filing && dilutionRelevant({ form: filing.form, items: [...filing.items, ...report.items] })) await materializeDilution(tx, [filing.cik]);
+    return { records: written + (filing ? 1 : 0), events: added };
+  },
+});
+
+/**
+ * 6-K: one event for the report (it has no items) carrying its own words and its EX-99 exhibits,
+ * which is what a news story reads (resolvers/news.ts).
+ */
+export const foreignReportHandler = handler({
+  parse: ({ text, name, form }) => {
+    const primary = primaryHtml(text);
+    return { report: parseSixK({ text, name }, form ?? null), stored: packDocument(primary.html, primary.fileName ?? name) };
+  },
+  async load(tx, { report, stored }, { key }) {
+    const accessionNumber = report.accessionNumber ?? namedInPath(key).accessionNumber;
+    // known from this document alone, the filing is cited by its primary document and dated by its acceptance
+    const { filing, events: added } = await filingFor(tx, key, { accessionNumber, cik: report.company.cik, form: report.formType, filedAt: report.filedAt, reportDate: report.periodOfReport, acceptedAt: report.acceptedAt, primaryDocument: report.primaryDocument });
+    if (filing) {
+      await markDocumentIngested(tx, filing.accessionNumber, key);
+      await storeFilingDocument(tx, filing.accessionNumber, { ...stored, fileName: filing.primaryDocument ?? stored.fileName });
+    }
+    const cik = filing?.cik ?? report.company.cik;
+    if (cik) await ensureEntities(tx, [{ cik, name: report.company.name }]);
+    const { excerpt, title, company, pressReleases } = report;
+    const written = await writeDocumentEvents(
+      tx,
+      [{
+        accessionNumber: filing?.accessionNumber ?? null,
+        cik,
+        item: null,
+        type: 'other',
+        eventDate: report.periodOfReport,
+        filedAt: filing?.filedAt ? filing.filedAt.toISOString().slice(0, 10) : report.filedAt,
+        confidence: null,
+        data: { form: report.formType, excerpt, title, company, pressReleases } as unknown as Prisma.InputJsonValue,
+      }],
+      key,
+    );
     return { records: written + (filing ? 1 : 0), events: added };
   },
 });

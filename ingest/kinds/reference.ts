@@ -3,10 +3,19 @@ import { parseEdgarIndex } from '../parsers/edgar/indexFiles.ts';
 import { parseSubmissions } from '../parsers/edgar/submissions.ts';
 import { parseCompanyTickers, parseCompanyTickersExchange } from '../parsers/edgar/tickers.ts';
 import { handler } from '../handlers.ts';
-import { chunks, padCik } from '../../core/rows.ts';
+import { padCik } from '../../core/rows.ts';
+import { insertRows, type Columns } from '../../prisma/unnestInsert.ts';
 import { ensureEntities, upsertEntity } from '../load/entities.ts';
 import { indexEvents, writeIndexEvents } from '../load/events.ts';
 import { upsertFilings } from '../load/filings.ts';
+
+const tickerColumns: Columns<{ ticker: string; cik: string; source: string; name: string; exchange: string | null }> = [
+  ['ticker', 'text', (t) => t.ticker],
+  ['cik', 'text', (t) => t.cik],
+  ['source', 'text', (t) => t.source],
+  ['name', 'text', (t) => t.name],
+  ['exchange', 'text', (t) => t.exchange],
+];
 
 /** Each ticker map is a snapshot: the newest one of a map replaces that map's rows, not the other's. */
 function tickerHandler(source: string, parse: (json: string) => { cik: string; ticker: string; name: string; exchange: string | null }[]) {
@@ -17,7 +26,7 @@ function tickerHandler(source: string, parse: (json: string) => { cik: string; t
       const tickers = [...byTicker.values()];
       await ensureEntities(tx, tickers.map((t) => ({ cik: t.cik, name: t.name })));
       await tx.ticker.deleteMany({ where: { source } });
-      for (const batch of chunks(tickers, 2000)) await tx.ticker.createMany({ data: batch.map((t) => ({ ...t, source })) });
+      await insertRows(tx, 'Ticker', tickerColumns, tickers.map((t) => ({ ...t, source })), { batch: 2000 });
       return { records: tickers.length, events: [] };
     },
   });

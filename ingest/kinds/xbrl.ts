@@ -20,10 +20,13 @@ export const xbrlInstanceHandler = handler({
     if (!named.accessionNumber) throw new Error('an XBRL instance needs its accession number in the file name to be cited');
     return named as { accessionNumber: string; form: string | null };
   },
-  async load(tx, named, { text, key }) {
-    const filing = await tx.filing.findUnique({ where: { accessionNumber: named.accessionNumber } });
+  // the instance is parsed against the filing the index holds, before the transaction
+  async prepare(db, named, { text, key }) {
+    const filing = await db.filing.findUnique({ where: { accessionNumber: named.accessionNumber }, select: { form: true, filedAt: true } });
     const form = filing?.form ?? key.match(/_(10-K|10-Q|20-F|40-F)_/)?.[1] ?? 'unknown';
-    const parsed = parseXbrlInstance(text, { accessionNumber: named.accessionNumber, form, filedAt: filing?.filedAt ? filing.filedAt.toISOString().slice(0, 10) : null });
+    return parseXbrlInstance(text, { accessionNumber: named.accessionNumber, form, filedAt: filing?.filedAt ? filing.filedAt.toISOString().slice(0, 10) : null });
+  },
+  async load(tx, parsed) {
     return { records: await loadFacts(tx, parsed.facts, parsed.concepts, 'xbrl_instance'), events: [] };
   },
 });

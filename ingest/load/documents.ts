@@ -34,10 +34,10 @@ export async function storeFilingDocument(tx: Tx, accessionNumber: string, docum
 }
 
 /**
- * Whether an unchanged item must still be loaded: a periodic report ingested before documents
- * were stored has sections but no document, and the reader needs it.
+ * Whether an unchanged item must still be loaded: a periodic or current report ingested before
+ * documents were stored has sections or events but no document, and the reader needs it.
  */
 export async function documentMissing(prisma: Pick<Tx, 'filing'>, kind: string, sourceKey: string): Promise<boolean> {
-  if (kind !== 'periodic_report') return false;
+  if (kind !== 'periodic_report' && kind !== 'current_report') return false;
   return (await prisma.filing.count({ where: { documentSourceKey: sourceKey, document: null } })) > 0;
 }

@@ -2,6 +2,7 @@
 // filled in later by its submissions file; a later source never blanks what an earlier one knew.
 import type { Tx } from '../handlers.ts';
 import { padCik } from '../../core/rows.ts';
+import { insertRows, type Columns } from '../../prisma/unnestInsert.ts';
 
 export interface EntityFields {
   cik: string;
@@ -34,6 +35,13 @@ export async function ensureEntities(tx: Tx, parties: { cik: string | null; name
   const rows = new Map<string, { cik: string; name: string; kind: string }>();
   for (const p of parties) if (p.cik && /^\d{1,10}$/.test(p.cik)) rows.set(padCik(p.cik), { cik: padCik(p.cik), name: p.name ?? `CIK ${padCik(p.cik)}`, kind: p.kind ?? 'issuer' });
   if (!rows.size) return 0;
-  const { count } = await tx.entity.createMany({ data: [...rows.values()], skipDuplicates: true });
-  return count;
+  const updatedAt = new Date();
+  return insertRows(tx, 'Entity', namedEntityColumns, [...rows.values()].map((row) => ({ ...row, updatedAt })), { onConflict: 'ON CONFLICT DO NOTHING' });
 }
+
+const namedEntityColumns: Columns<{ cik: string; name: string; kind: string; updatedAt: Date }> = [
+  ['cik', 'text', (r) => r.cik],
+  ['name', 'text', (r) => r.name],
+  ['kind', 'text', (r) => r.kind],
+  ['updatedAt', 'timestamp', (r) => r.updatedAt],
+];

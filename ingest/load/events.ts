@@ -4,6 +4,7 @@ import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Tx } from '../handlers.ts';
 import { day, digest, orderDate } from '../../core/rows.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
+import { insertRows, insertRowsReturning, type Columns } from '../../prisma/unnestInsert.ts';
 
 export interface EventFields {
   accessionNumber: string | null;
@@ -46,8 +47,8 @@ export async function writeIndexEvents(tx: Tx, events: EventFields[], sourceKey:
   const covered = new Set(fromDocuments.map((e) => `${e.accessionNumber}:${e.type}`));
   const rows = events
     .filter((e) => !covered.has(`${e.accessionNumber}:${e.type}`))
-    .map((e) => ({ id: digest('index', e.accessionNumber, e.item, e.type), ...eventRow(e), fromIndexOnly: true, sourceKey }));
-  const written = new Set((await tx.filingEvent.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } })).map((w) => w.id));
+    .map((e) => indexEventRow(e, sourceKey));
+  const written = new Set((await insertRowsReturning<EventRow, { id: string }>(tx, 'FilingEvent', eventColumns, rows, '"id"', { onConflict: 'ON CONFLICT DO NOTHING' })).map((w) => w.id));
   await announce(tx, rows.filter((r) => written.has(r.id)));
   return written.size;
 }
@@ -62,7 +63,7 @@ export async function writeDocumentEvents(tx: Tx, events: EventFields[], sourceK
     await tx.filingEvent.deleteMany({ where: { fromIndexOnly: true, accessionNumber: { in: accessions }, type: { in: [...new Set(events.map((e) => e.type))] } } });
   }
   const rows = events.map((e, ordinal) => ({ id: digest('document', sourceKey, e.item, e.type, ordinal), ...eventRow(e), fromIndexOnly: false, sourceKey }));
-  const written = (await tx.filingEvent.createMany({ data: rows })).count;
+  const written = await insertRows(tx, 'FilingEvent', eventColumns, rows);
   await announce(tx, rows.filter((r) => !before.has(r.id)));
   return written;
 }
@@ -79,6 +80,23 @@ async function announce(tx: Tx, rows: { id: string; accessionNumber: string | nu
 export function indexEventRow(e: EventFields, sourceKey: string) {
   return { id: digest('index', e.accessionNumber, e.item, e.type), ...eventRow(e), fromIndexOnly: true, sourceKey };
 }
+
+type EventRow = ReturnType<typeof indexEventRow>;
+
+const eventColumns: Columns<EventRow> = [
+  ['id', 'text', (r) => r.id],
+  ['accessionNumber', 'text', (r) => r.accessionNumber],
+  ['cik', 'text', (r) => r.cik],
+  ['item', 'text', (r) => r.item],
+  ['type', 'text', (r) => r.type],
+  ['eventDate', 'date', (r) => r.eventDate],
+  ['filedAt', 'date', (r) => r.filedAt],
+  ['orderedAt', 'date', (r) => r.orderedAt],
+  ['fromIndexOnly', 'boolean', (r) => r.fromIndexOnly],
+  ['confidence', 'text', (r) => r.confidence],
+  ['data', 'jsonb', (r) => r.data],
+  ['sourceKey', 'text', (r) => r.sourceKey],
+];
 
 function eventRow(e: EventFields) {
   const eventDate = day(e.eventDate);

@@ -3,6 +3,7 @@
 import type { ConceptRecord, FactRecord } from '../parsers/xbrl/companyFacts.ts';
 import type { Tx } from '../handlers.ts';
 import { chunks, day, digest } from '../../core/rows.ts';
+import { insertRows, insertRowsReturning, type Columns } from '../../prisma/unnestInsert.ts';
 import { materializeFinancials } from '../../derived/financials.ts';
 import { materializeDilution } from '../../derived/dilution/materialize.ts';
 import { ensureEntities } from './entities.ts';
@@ -17,7 +18,7 @@ export async function loadFacts(tx: Tx, facts: FactRecord[], concepts: ConceptRe
   const ciks = [...new Set(facts.map((f) => f.cik))];
   await ensureEntities(tx, ciks.map((cik) => ({ cik, name: entityName ?? null })));
   let written = 0;
-  for (const batch of chunks(concepts, 2000)) written += (await tx.concept.createMany({ data: batch, skipDuplicates: true })).count;
+  written += await insertRows(tx, 'Concept', conceptColumns, concepts, { onConflict: 'ON CONFLICT DO NOTHING', batch: 2000 });
   // the filings whose facts are new, per company: what `facts.added` announces (monitors watch it)
   const added = new Map<string, Set<string>>();
   for (const batch of chunks(facts, 5000)) {
@@ -44,47 +45,49 @@ export async function summariseConcepts(tx: Tx, ciks: string[]): Promise<void> {
     GROUP BY "cik", "taxonomy", "tag", "unit", "hasDimensions"`;
 }
 
-/** Fact columns and their SQL types, in the order insertFacts passes them. */
-const factColumns = [
-  ['factKey', 'text'],
-  ['cik', 'text'],
-  ['taxonomy', 'text'],
-  ['tag', 'text'],
-  ['unit', 'text'],
-  ['value', 'text'],
-  ['periodStart', 'date'],
-  ['periodEnd', 'date'],
-  ['isInstant', 'boolean'],
-  ['fy', 'integer'],
-  ['fp', 'text'],
-  ['form', 'text'],
-  ['frame', 'text'],
-  ['accessionNumber', 'text'],
-  ['filedAt', 'date'],
-  ['dimensions', 'jsonb'],
-  ['hasDimensions', 'boolean'],
-  ['decimals', 'text'],
-  ['source', 'text'],
-] as const;
+/** A fact as insertFacts writes it: with its key and the source it came from. */
+type FactRow = { fact: FactRecord; key: string; source: string };
 
-const insertFactsSql = `INSERT INTO "Fact" (${factColumns.map(([c]) => `"${c}"`).join(', ')})
-  SELECT * FROM unnest(${factColumns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})
-  ON CONFLICT ("factKey") DO NOTHING
-  RETURNING "cik", "accessionNumber"`;
+const factColumns: Columns<FactRow> = [
+  ['factKey', 'uuid', (r) => r.key],
+  ['cik', 'text', (r) => r.fact.cik],
+  ['taxonomy', 'text', (r) => r.fact.taxonomy],
+  ['tag', 'text', (r) => r.fact.tag],
+  ['unit', 'text', (r) => r.fact.unit],
+  ['value', 'text', (r) => r.fact.value],
+  ['periodStart', 'date', (r) => r.fact.periodStart],
+  ['periodEnd', 'date', (r) => r.fact.periodEnd],
+  ['isInstant', 'boolean', (r) => r.fact.isInstant],
+  ['fy', 'integer', (r) => r.fact.fy],
+  ['fp', 'text', (r) => r.fact.fp],
+  ['form', 'text', (r) => r.fact.form],
+  ['frame', 'text', (r) => r.fact.frame],
+  ['accessionNumber', 'text', (r) => r.fact.accessionNumber],
+  ['filedAt', 'date', (r) => r.fact.filedAt],
+  ['dimensions', 'jsonb', (r) => r.fact.dimensions],
+  ['hasDimensions', 'boolean', (r) => Object.keys(r.fact.dimensions).length > 0],
+  ['decimals', 'text', (r) => r.fact.decimals],
+  ['source', 'text', (r) => r.source],
+];
+
+const conceptColumns: Columns<ConceptRecord> = [
+  ['taxonomy', 'text', (c) => c.taxonomy],
+  ['tag', 'text', (c) => c.tag],
+  ['label', 'text', (c) => c.label],
+  ['description', 'text', (c) => c.description],
+];
 
 /**
- * Thousands of facts in one statement: one array per column, unnested by the database. Prisma's
- * createMany builds a statement per row set in memory, which for a 4 MB companyfacts file cost
- * seconds and over a gigabyte; this sends the values as they are. Dates are checked (day()) first.
+ * Thousands of facts in one statement (prisma/unnestInsert.ts). Prisma's createMany built a
+ * statement per row set in memory, which for a 4 MB companyfacts file cost seconds and over a
+ * gigabyte. Dates are checked (day()) first.
  */
 async function insertFacts(tx: Tx, batch: FactRecord[], source: string): Promise<{ cik: string; accessionNumber: string }[]> {
-  const rows = batch.map((f) => {
+  for (const f of batch) {
     day(f.periodStart);
     day(f.periodEnd);
     day(f.filedAt);
-    const hasDimensions = Object.keys(f.dimensions).length > 0;
-    return [factKey(f), f.cik, f.taxonomy, f.tag, f.unit, f.value, f.periodStart, f.periodEnd, f.isInstant, f.fy, f.fp, f.form, f.frame, f.accessionNumber, f.filedAt, JSON.stringify(f.dimensions), hasDimensions, f.decimals, source];
-  });
-  const columns = factColumns.map((_, i) => rows.map((row) => row[i]));
-  return tx.$queryRawUnsafe(insertFactsSql, ...columns);
+  }
+  const rows = batch.map((fact) => ({ fact, key: factKey(fact), source }));
+  return insertRowsReturning(tx, 'Fact', factColumns, rows, '"cik", "accessionNumber"', { onConflict: 'ON CONFLICT ("factKey") DO NOTHING' });
 }

@@ -4,6 +4,7 @@ import type { BusEvent } from '../../subscriptions/bus.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
 import type { Tx } from '../handlers.ts';
 import { chunks, day, orderDate, padCik } from '../../core/rows.ts';
+import { insertRows, unnested, type Columns } from '../../prisma/unnestInsert.ts';
 import { dilutionRelevant, materializeDilution } from '../../derived/dilution/materialize.ts';
 
 export interface FilingFields {
@@ -28,6 +29,27 @@ export interface FilingFields {
 export function filingRow(f: FilingFields) {
   return row(f);
 }
+
+type FilingRow = ReturnType<typeof row>;
+
+const filingColumns: Columns<FilingRow & { updatedAt: Date }> = [
+  ['accessionNumber', 'text', (r) => r.accessionNumber],
+  ['cik', 'text', (r) => r.cik],
+  ['form', 'text', (r) => r.form],
+  ['filedAt', 'date', (r) => r.filedAt],
+  ['acceptedAt', 'timestamp', (r) => r.acceptedAt],
+  ['orderedAt', 'timestamp', (r) => r.orderedAt],
+  ['reportDate', 'date', (r) => r.reportDate],
+  ['items', 'text[]', (r) => r.items],
+  ['primaryDocument', 'text', (r) => r.primaryDocument],
+  ['primaryDocDescription', 'text', (r) => r.primaryDocDescription],
+  ['size', 'integer', (r) => r.size],
+  ['isXbrl', 'boolean', (r) => r.isXbrl],
+  ['isInlineXbrl', 'boolean', (r) => r.isInlineXbrl],
+  ['fileNumber', 'text', (r) => r.fileNumber],
+  ['filmNumber', 'text', (r) => r.filmNumber],
+  ['updatedAt', 'timestamp', (r) => r.updatedAt],
+];
 
 function row(f: FilingFields) {
   return {
@@ -71,7 +93,8 @@ export async function upsertFilings(
     );
     const fresh = batch.filter((f) => !known.has(f.accessionNumber));
     if (fresh.length) {
-      records += (await tx.filing.createMany({ data: fresh.map(row), skipDuplicates: true })).count;
+      const updatedAt = new Date();
+      records += await insertRows(tx, 'Filing', filingColumns, fresh.map((f) => ({ ...row(f), updatedAt })), { onConflict: 'ON CONFLICT DO NOTHING' });
       for (const f of fresh) if (dilutionRelevant(f)) dilution.add(padCik(f.cik));
       const added = fresh.map((f) => {
         const cik = padCik(f.cik);
@@ -79,6 +102,8 @@ export async function upsertFilings(
       });
       events.push(...(await recordEvents(tx, added)));
     }
+    // per known filing, the columns that change; null (or, for items, an empty list) keeps the stored one
+    const changed: FilingRow[] = [];
     for (const f of batch) {
       const before = known.get(f.accessionNumber);
       if (!before) continue;
@@ -88,15 +113,43 @@ export async function upsertFilings(
         Object.entries(next).filter(([k, v]) => v !== null && !(Array.isArray(v) && v.length === 0) && JSON.stringify(v) !== JSON.stringify((before as Record<string, unknown>)[k])),
       );
       if (Object.keys(changes).length) {
-        await tx.filing.update({ where: { accessionNumber: f.accessionNumber }, data: changes });
+        changed.push({ ...unchanged, ...changes, accessionNumber: f.accessionNumber } as FilingRow);
         records++;
         // relevant before or after: records built from what it was are rebuilt too
         if (dilutionRelevant(before) || dilutionRelevant({ form: (changes.form as string | undefined) ?? before.form, items: (changes.items as string[] | undefined) ?? before.items })) dilution.add(before.cik);
       }
     }
+    await fillInFilings(tx, changed);
   }
   if (buildDilution && dilution.size) await materializeDilution(tx, [...dilution]);
   return { records, events };
+}
+
+/** A filing row that changes nothing: fillInFilings keeps every column it leaves null or empty. */
+const unchanged = Object.fromEntries(filingColumns.map(([name]) => [name, name === 'items' ? [] : null]));
+
+/**
+ * Brings known filings up to these rows: each column the row states (not null, not an empty list)
+ * replaces the stored one, the rest is kept. One statement for the rows; a filing listed twice
+ * is brought up to each of its rows in turn, as one update after the other would.
+ */
+async function fillInFilings(tx: Tx, rows: FilingRow[]): Promise<void> {
+  const rounds: FilingRow[][] = [];
+  const seen = new Map<string, number>();
+  for (const r of rows) {
+    const round = seen.get(r.accessionNumber) ?? 0;
+    seen.set(r.accessionNumber, round + 1);
+    (rounds[round] ??= []).push(r);
+  }
+  const updatedAt = new Date();
+  for (const round of rounds) {
+    const { select, parameters } = unnested(filingColumns, round.map((r) => ({ ...r, updatedAt })));
+    const kept = filingColumns
+      .map(([name]) => name)
+      .filter((name) => name !== 'accessionNumber' && name !== 'updatedAt')
+      .map((name) => (name === 'items' ? `"items" = CASE WHEN cardinality(u."items") > 0 THEN u."items" ELSE f."items" END` : `"${name}" = coalesce(u."${name}", f."${name}")`));
+    await tx.$executeRawUnsafe(`UPDATE "Filing" AS f SET ${kept.join(', ')}, "updatedAt" = u."updatedAt" FROM (${select}) AS u WHERE f."accessionNumber" = u."accessionNumber"`, ...parameters);
+  }
 }
 
 /** Records that the filing's own document was ingested, from this source item. */

@@ -1,5 +1,5 @@
 // Market data rows, in the item's transaction. A file's rows are replaced whole: its old rows go,
-// its new ones go in (one unnest statement per chunk, as facts.ts does). A subject (a ticker, a
+// its new ones go in (one unnest statement per chunk, prisma/unnestInsert.ts). A subject (a ticker, a
 // factor dataset at a frequency, a FRED series at a frequency) is held from one file only: a
 // second file of the same subject fails rather than mixing two vendors' numbers.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
@@ -7,19 +7,14 @@ import type { Tx } from '../handlers.ts';
 import type { FactorFile, MissingValue } from '../parsers/market/famaFrench.ts';
 import type { FredFile } from '../parsers/market/fred.ts';
 import type { BadLine, PriceAdjustment, PriceFile } from '../parsers/market/prices.ts';
-import { chunks, day } from '../../core/rows.ts';
+import { day } from '../../core/rows.ts';
+import { insertRows as insertUnnested } from '../../prisma/unnestInsert.ts';
 
 type Column = readonly [name: string, type: 'text' | 'date'];
 
-/** Inserts rows (arrays in `columns` order) with one array parameter per column. */
-async function insertRows(tx: Tx, table: string, columns: readonly Column[], rows: (string | null)[][]): Promise<number> {
-  const sql = `INSERT INTO "${table}" (${columns.map(([c]) => `"${c}"`).join(', ')})
-    SELECT * FROM unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`;
-  let written = 0;
-  for (const batch of chunks(rows, 5000)) {
-    written += await tx.$executeRawUnsafe(sql, ...columns.map((_, i) => batch.map((row) => row[i])));
-  }
-  return written;
+/** Inserts rows (arrays in `columns` order), a chunk of them a statement (prisma/unnestInsert.ts). */
+function insertRows(tx: Tx, table: string, columns: readonly Column[], rows: (string | null)[][]): Promise<number> {
+  return insertUnnested(tx, table, columns.map(([name, type], i) => [name, type, (row: (string | null)[]) => row[i]] as const), rows);
 }
 
 function refuseIfHeldElsewhere(held: { sourceKey: string } | null, what: string, key: string): void {

@@ -4,20 +4,20 @@
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import { padCik } from '../../core/rows.ts';
 import { dilutionItems, dilutionRelevant } from '../../derived/dilution/materialize.ts';
-import { signalsCreatedBy } from '../../derived/signals.ts';
+import { signalsCreatedBy, type Signal } from '../../derived/signals.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import type { Tx } from '../handlers.ts';
 
 const evidenceEventTypes = ['officer_change', 'auditor_change', 'restatement', 'voting_results', 'offering'];
 
-interface Added {
+export interface Added {
   type: string;
   payload: { accessionNumber?: string | null; accessionNumbers?: string[]; cik?: string | null; form?: string; family?: string; eventType?: string; item?: string | null };
 }
 
 /** Whether an added record can be a signal's evidence (the rules read nothing else). */
-function evidence(e: Added): boolean {
+export function evidence(e: Added): boolean {
   // XBRL facts, an offering form or an 8-K item can move the dilution score
   if (e.type === 'facts.added') return true;
   if (e.type === 'filing.added') return /^(NT |SC 13D|8-K)/.test(e.payload.form ?? '') || dilutionRelevant({ form: e.payload.form ?? '' });
@@ -34,7 +34,11 @@ export async function announceSignals(tx: Tx): Promise<BusEvent[]> {
     .filter(evidence)
     .flatMap((e) => (e.payload.cik ? [...(e.payload.accessionNumber ? [e.payload.accessionNumber] : []), ...(e.payload.accessionNumbers ?? [])].map((accessionNumber) => ({ cik: padCik(e.payload.cik!), accessionNumber })) : []));
   if (!rows.length) return [];
-  const signals = await signalsCreatedBy(tx, rows);
+  return announceNew(tx, await signalsCreatedBy(tx, rows));
+}
+
+/** `signal.added` for each of these signals never announced before. */
+export async function announceNew(tx: Tx, signals: Signal[]): Promise<BusEvent[]> {
   if (!signals.length) return [];
   // a document read after the index (same accession, same type) makes the same id: announced once
   const announced = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`

@@ -1,5 +1,6 @@
-// billing.balance_low: a debit took the prepaid balance below the organization's low-balance
-// threshold (`thresholdCents` of PUT /v1/billing/credits/auto-topup, set whether auto-top-up is on
+// billing.balance_low: a debit (or a refund of credit, which takes credit out the same way) took
+// the prepaid balance below the organization's low-balance threshold (`thresholdCents` of
+// PUT /v1/billing/credits/auto-topup, set whether auto-top-up is on
 // or not). The event is written by the statement that moves the balance, as every event is written
 // with its cause. The debit itself decides: the balance was at or above the threshold before it
 // and is below it after. So the event comes once per fall, and again only after a top-up (or any
@@ -37,4 +38,15 @@ export function insertBalanceLow(orgId: string, account: Prisma.Sql, debitMillic
 export async function balanceLowEvent(db: Db, id: string): Promise<BusEvent> {
   const row = await db.event.findUniqueOrThrow({ where: { id } });
   return { id: row.id, seq: row.seq.toString(), type: row.type, orgId: row.orgId, payload: row.payload, createdAt: row.createdAt.toISOString() };
+}
+
+/**
+ * In the transaction that has just taken `removedMillicents` out of the balance other than by charges
+ * (a refund): the event, written there when that took the balance below the threshold, for the bus
+ * once the transaction commits.
+ */
+export async function recordBalanceLow(tx: Db, orgId: string, removedMillicents: bigint): Promise<BusEvent | null> {
+  const { id, sql } = insertBalanceLow(orgId, Prisma.raw('"BillingAccount"'), removedMillicents);
+  const written = await tx.$queryRaw<{ id: string }[]>(sql);
+  return written.length ? balanceLowEvent(tx, id) : null;
 }

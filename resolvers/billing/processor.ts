@@ -12,6 +12,7 @@ import type { Context, Services } from '../context.ts';
 import { paymentProcessor, recordAuditBy, type AuditSource } from '../accounts/auditLog.ts';
 import { autoTopupFailedMark, readAccount } from './account.ts';
 import { appendEntry, ensureAccount, lockAccount, millicentsPerCent, wholeCents } from './ledger.ts';
+import { recordBalanceLow } from './balanceLow.ts';
 
 /** How long after a top-up its unspent credit may be refunded. */
 export const refundWindowDays = 30;
@@ -158,6 +159,8 @@ export async function refundTopUp(ctx: Context, orgId: string, paymentIntentId: 
       const entry = await appendEntry(tx, orgId, { type: 'refund', amountMillicents: -removed, reference: refund.id, description: `Refund of ${amount} cents of top-up ${paymentIntentId}${bonusShare ? ` (and ${bonusShare} cents of its bonus)` : ''}` });
       await tx.topUp.update({ where: { paymentIntentId }, data: { refundedCents: { increment: amount } } });
       events.push(await recordEvent(tx, 'billing.credits_refunded', orgId, { paymentIntentId, refundId: refund.id, amountCents: amount }, ctx.requestId));
+      const low = await recordBalanceLow(tx, orgId, removed);
+      if (low) events.push(low);
       return { refundId: refund.id, paymentIntentId, amountCents: amount, bonusForfeitedCents: bonusShare, feeRefundedCents: 0, balanceAfterMillicents: entry!.balanceAfterMillicents };
     },
     { timeout: 20_000 },

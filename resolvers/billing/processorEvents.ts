@@ -6,6 +6,7 @@ import type { BusEvent } from '../../subscriptions/bus.ts';
 import { publishAll, recordEvent } from '../../subscriptions/events.ts';
 import type { Services } from '../context.ts';
 import { paymentProcessor, recordAuditBy } from '../accounts/auditLog.ts';
+import { recordBalanceLow } from './balanceLow.ts';
 import { subscriptionPlans } from './gates.ts';
 import { ensureAccount, lockAccount, millicentsPerCent, appendEntry } from './ledger.ts';
 import { autoTopupFailedMark, creditTopUp, forgetPaymentMethod, rememberPaymentMethod, retrieveInvoice, retrievePaymentMethod, verifyProcessorEvent } from './processor.ts';
@@ -87,6 +88,7 @@ async function applyRefunds(services: Services, charge: Stripe.Charge) {
   const paymentIntentId = id(charge.payment_intent);
   const topUp = paymentIntentId ? await services.prisma.topUp.findUnique({ where: { paymentIntentId } }) : null;
   if (!topUp) return;
+  const events: BusEvent[] = [];
   for (const refund of charge.refunds?.data ?? []) {
     await services.prisma.$transaction(async (tx) => {
       const account = await lockAccount(tx, topUp.orgId);
@@ -95,8 +97,11 @@ async function applyRefunds(services: Services, charge: Stripe.Charge) {
       const removed = wanted > account.balanceMillicents ? account.balanceMillicents : wanted;
       await appendEntry(tx, topUp.orgId, { type: 'refund', amountMillicents: -removed, reference: refund.id, description: `Refund of ${refund.amount} cents made at the processor${removed < wanted ? ' (credit already spent: only the balance was taken)' : ''}` });
       await tx.topUp.update({ where: { paymentIntentId: topUp.paymentIntentId }, data: { refundedCents: { increment: refund.amount } } });
+      const low = await recordBalanceLow(tx, topUp.orgId, removed);
+      if (low) events.push(low);
     });
   }
+  await publishAll(services.bus, events);
 }
 
 const handlers: Record<string, Handler> = {

@@ -35,7 +35,7 @@ async function spend(key: string, n: number) {
   }
 }
 
-/** Buys credit and has the processor confirm it, its notices delivered signed as Stripe sends them. */
+/** Buys credit and has the processor confirm it, its notices delivered signed as Stripe sends them; its payment intent's id. */
 async function topUp(token: string, amountCents: number) {
   const answer = await call(t, 'POST', '/v1/billing/credits/topup', { token, body: { amountCents } });
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -47,6 +47,7 @@ async function topUp(token: string, amountCents: number) {
     const delivered = await call(t, 'POST', '/v1/billing/webhooks/processor', { rawBody: payload, headers: { 'stripe-signature': signature, 'content-type': 'application/json' } });
     expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
   }
+  return answer.body.paymentIntentId as string;
 }
 
 async function credits(key: string) {
@@ -113,6 +114,65 @@ describe('billing.balance_low', () => {
     // webhooks and streams may name it
     const types = await call(t, 'GET', '/v1/event_types', { key: org.key });
     expect(JSON.stringify(types.body)).toContain('billing.balance_low');
+  });
+
+  it('is written by a refund that takes the balance below the threshold, as by a debit, once per fall', async () => {
+    const org = await orgWithKey(t, undefined, 'payg');
+    const token = await sessionToken(t, org.orgId);
+    const paymentIntentId = await topUp(token, 500); // $5: 500,000 millicents, no bonus
+    expect((await credits(org.key)).balanceMillicents).toBe(500_000);
+    expect((await call(t, 'PUT', '/v1/billing/credits/auto-topup', { token, body: { enabled: false, thresholdCents: 400 } })).status).toBe(200);
+    const refund = (amountCents: number) => call(t, 'POST', '/v1/billing/credits/refund', { token, body: { paymentIntentId, amountCents } });
+
+    const toThreshold = await refund(100); // 400,000: at the threshold, not below it
+    expect(toThreshold.status, JSON.stringify(toThreshold.body)).toBe(200);
+    expect(await lowBalanceAlerts(org.key)).toEqual([]);
+
+    const below = await refund(1); // 399,000: below
+    expect(below.status, JSON.stringify(below.body)).toBe(200);
+    expect(below.body.balanceAfterMillicents).toBe(399_000);
+    const [alert, ...more] = await lowBalanceAlerts(org.key);
+    expect(more).toEqual([]);
+    expect(alert).toMatchObject({
+      type: 'billing.balance_low',
+      severity: 'warning',
+      title: 'Prepaid credit fell below the low-balance threshold of $4.00; top up to keep paying for calls',
+      data: { thresholdCents: 400, balanceMillicents: 399_000, autoTopup: false },
+    });
+    expect((await credits(org.key)).lowBalance).toBe(true);
+    // written by the refund's transaction: the ledger entry leaving 399,000 and the event are one transaction's
+    const { prisma } = t.service.services;
+    const [event, entry] = await Promise.all([
+      prisma.event.findUniqueOrThrow({ where: { id: alert!.id } }),
+      prisma.ledgerEntry.findFirstOrThrow({ where: { orgId: org.orgId, type: 'refund', reference: below.body.refundId } }),
+    ]);
+    const [{ txid }] = await prisma.$queryRaw<{ txid: bigint }[]>`SELECT xmin::text::bigint AS "txid" FROM "LedgerEntry" WHERE "id" = ${entry.id}`;
+    expect(event.txid % 2n ** 32n).toBe(txid);
+
+    // further down, by refund or by debit: nothing more
+    expect((await refund(1)).status).toBe(200);
+    await spend(org.key, 2);
+    expect(await lowBalanceAlerts(org.key)).toHaveLength(1);
+  });
+
+  it('is written by a refund made at the processor, once its notice arrives', async () => {
+    const org = await orgWithKey(t, undefined, 'payg');
+    const token = await sessionToken(t, org.orgId);
+    const paymentIntentId = await topUp(token, 500);
+    expect((await call(t, 'PUT', '/v1/billing/credits/auto-topup', { token, body: { enabled: false, thresholdCents: 400 } })).status).toBe(200);
+    // refunded in the processor's own dashboard: only its signed notice tells this service
+    const mark = server.events.length;
+    const made = await fetch(`${server.url}/v1/refunds`, { method: 'POST', headers: { authorization: 'Bearer sk_test_local', 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ payment_intent: paymentIntentId, amount: '150' }) });
+    expect(made.status).toBe(200);
+    for (const event of server.events.slice(mark)) {
+      const payload = JSON.stringify(event);
+      const delivered = await call(t, 'POST', '/v1/billing/webhooks/processor', { rawBody: payload, headers: { 'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload, secret: webhookSecret }), 'content-type': 'application/json' } });
+      expect(delivered.status, JSON.stringify(delivered.body)).toBe(200);
+    }
+    expect((await credits(org.key)).balanceMillicents).toBe(350_000);
+    const alerts = await lowBalanceAlerts(org.key);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.data).toEqual({ thresholdCents: 400, balanceMillicents: 350_000, autoTopup: false });
   });
 
   it('is written once when requests charged at once cross the threshold together', async () => {

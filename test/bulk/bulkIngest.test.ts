@@ -11,6 +11,7 @@ import { createWriteStream } from 'node:fs';
 import { finished } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
+import { computeSignals } from '../../derived/signals.ts';
 import { folderSource } from '../../ingest/sources/folder.ts';
 import { runCommand } from '../../server/commands.ts';
 import { writeScaleCorpus, type ScaleSummary } from '../../scripts/scaleCorpus.ts';
@@ -108,6 +109,22 @@ describe.runIf(hasCorpus)('bulk ingest of the nightly archives', { timeout: 180_
     const events = await bulk.service.services.prisma.event.findMany({ where: { type: 'facts.added' } });
     const appleEvent = events.find((e) => (e.payload as { cik: string }).cik === apple);
     expect(appleEvent?.payload).toMatchObject({ source: 'companyfacts', accessionNumbers: expect.arrayContaining(['0000320193-21-000105']) });
+  });
+
+  it('announces each signal of the companies it loaded once, as signal.added, after the load (as the item ingest does for the same files)', async () => {
+    const announcedIn = async (t: TestService) =>
+      (await t.service.services.prisma.event.findMany({ where: { type: 'signal.added' }, select: { orgId: true, payload: true } })).map((e) => ({ orgId: e.orgId, ...(e.payload as { id: string; cik: string; type: string }) }));
+    const announced = await announcedIn(bulk);
+    expect(announced.every((a) => a.orgId === null)).toBe(true);
+    expect(new Set(announced.map((a) => a.id)).size).toBe(announced.length);
+    const held = await computeSignals(bulk.service.services.prisma, null);
+    expect(held.length).toBeGreaterThan(0);
+    expect(announced.map((a) => a.id).sort()).toEqual(held.map((s) => s.id).sort());
+    // a synthetic copy's signals are its own, announced under its CIK
+    const copies = new Set(Object.values(scale.copies).flat());
+    expect(announced.some((a) => copies.has(a.cik))).toBe(true);
+    const ofApple = (list: { id: string; cik: string }[]) => list.filter((a) => a.cik === apple).map((a) => a.id).sort();
+    expect(ofApple(announced)).toEqual(ofApple(await announcedIn(items)));
   });
 
   it('a second run of the same archives writes nothing', async () => {

@@ -1,7 +1,8 @@
 // What the dashboard's browser tests share: the build they test, a real Chromium (Debian's
 // `chromium` package, driven by puppeteer-core), a screenshot of every page saved with the run,
 // axe-core's check of every page, and a watch for Content-Security-Policy violations and script
-// errors, which fail the test that caused them.
+// errors, which fail the test that caused them; and the setup every one of them starts from
+// (dashboardHarness): the service on a scratch database with corpus files, a browser, an organization.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -10,6 +11,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import puppeteer, { type Browser, type BrowserContext, type Page } from 'puppeteer-core';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { runIngest } from '../../ingest/run.ts';
+import { corpusSubset } from '../corpus.ts';
+import { freePort, orgWithKey, scratchDatabase, sessionToken, startTestService, type TestService } from '../harness.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -139,4 +144,56 @@ export async function fill(page: Page, label: string, value: string): Promise<vo
   const field = await byName(page, label, 'textbox');
   await field.click({ count: 3 });
   await field.type(value);
+}
+
+export interface DashboardHarness {
+  /** the service on its own port and scratch database, holding the corpus files asked for */
+  t: TestService;
+  /** http://127.0.0.1:<port> */
+  base: string;
+  browser: Browser;
+  /** the organization the tests act for, with an API key */
+  org: Awaited<ReturnType<typeof orgWithKey>>;
+  /** every page's watch; each test ends with none of them having seen a problem */
+  watches: PageWatch[];
+}
+
+/**
+ * Registers, in the calling describe block, what every dashboard browser test needs: the built
+ * dashboard, the service on a free port over a scratch database with the corpus files `ingest`
+ * matches (all must load), a Chromium, an organization on `plan` named `orgName`; after each test,
+ * no page may have seen a CSP violation or a script error; after all, everything is closed and the
+ * database dropped. The returned object is filled in once the block's first hook has run.
+ */
+export function dashboardHarness(options: { ingest: RegExp; orgName: string; plan?: string }): DashboardHarness {
+  const harness = { watches: [] as PageWatch[] } as DashboardHarness;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const port = await freePort();
+    harness.base = `http://127.0.0.1:${port}`;
+    await ensureDashboardBuilt();
+    const database = await scratchDatabase();
+    drop = database.drop;
+    harness.t = await startTestService({ publicUrl: harness.base, database: database.target }, { port });
+    expect((await runIngest(harness.t.service.services, corpusSubset(options.ingest))).failed).toBe(0);
+    harness.browser = await launchBrowser();
+    harness.org = await orgWithKey(harness.t, options.orgName, options.plan ?? 'team');
+  }, 600_000);
+  afterAll(async () => {
+    await harness.browser?.close();
+    await harness.t?.close();
+    await drop?.();
+  });
+  afterEach(() => {
+    const problems = harness.watches.flatMap((w) => w.problems.splice(0));
+    expect(problems).toEqual([]);
+  });
+  return harness;
+}
+
+/** A page of a new member (an owner) of `orgId`, signed in, at a desktop width or `width`. */
+export async function signedInPage(harness: DashboardHarness, options: { orgId?: string; width?: number; email?: string } = {}): Promise<Page> {
+  const email = options.email ?? `member.${Date.now()}.${Math.random().toString(36).slice(2)}@example.com`;
+  const token = await sessionToken(harness.t, options.orgId ?? harness.org.orgId, email);
+  return openPage(harness.browser, harness.watches, { width: options.width, session: token });
 }

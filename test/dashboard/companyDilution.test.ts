@@ -5,13 +5,10 @@
 // lists Apple's 13F holders and 144 notice, and says plainly that Alzamend has none. Every page is
 // screenshot and checked by axe-core.
 import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/run.ts';
-import { folderSource } from '../../ingest/sources/folder.ts';
-import type { Source } from '../../ingest/sources/types.ts';
-import { corpusDir, hasCorpus } from '../corpus.ts';
-import { freePort, orgWithKey, scratchDatabase, sessionToken, startTestService, type TestService } from '../harness.ts';
-import { byName, checkPage, ensureDashboardBuilt, launchBrowser, openPage, type PageWatch } from './browser.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasCorpus } from '../corpus.ts';
+import { sessionToken, type TestService } from '../harness.ts';
+import { byName, checkPage, dashboardHarness, openPage, type DashboardHarness } from './browser.ts';
 
 const wanted = /^(reference\/company_tickers\.json|submissions\/CIK0001677077\.json|filings\/offerings\/424B5_0001214659-26-002941_Alzamend|forms\/13f\/|forms\/form144\/144_issuer-CIK0000320193)/;
 const alzamend = '0001677077';
@@ -44,35 +41,13 @@ interface RecordNode {
 }
 
 describe.runIf(hasCorpus)('research: the company page’s dilution, 13F holders and Form 144 notices', { timeout: 120_000 }, () => {
+  const harness = dashboardHarness({ ingest: wanted, orgName: 'Dilution readers' });
+  const { watches } = harness;
   let t: TestService;
-  let drop: () => Promise<void>;
   let browser: Browser;
   let base: string;
-  let org: Awaited<ReturnType<typeof orgWithKey>>;
-  const watches: PageWatch[] = [];
-
-  beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    await ensureDashboardBuilt();
-    const database = await scratchDatabase();
-    drop = database.drop;
-    t = await startTestService({ publicUrl: base, database: database.target }, { port });
-    const all = folderSource(corpusDir);
-    const subset: Source = { describe: () => all.describe(), async *items() { for await (const item of all.items()) if (wanted.test(item.key)) yield item; } };
-    expect((await runIngest(t.service.services, subset)).failed).toBe(0);
-    browser = await launchBrowser();
-    org = await orgWithKey(t, 'Dilution readers', 'team');
-  }, 600_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    await drop?.();
-  });
-  afterEach(() => {
-    const problems = watches.flatMap((w) => w.problems.splice(0));
-    expect(problems).toEqual([]);
-  });
+  let org: DashboardHarness['org'];
+  beforeAll(() => ({ t, browser, base, org } = harness));
 
   const dashboard = (route = '') => `${base}/dashboard${route}`;
 

@@ -12,11 +12,10 @@ import { mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/run.ts';
-import { corpusSubset, hasCorpus } from '../corpus.ts';
-import { call, eventually, freePort, orgWithKey, scratchDatabase, sessionToken, startTestService, type TestService } from '../harness.ts';
-import { byName, checkPage, ensureDashboardBuilt, launchBrowser, openPage, waitForHeading, type PageWatch } from './browser.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasCorpus } from '../corpus.ts';
+import { call, eventually, sessionToken, type TestService } from '../harness.ts';
+import { byName, checkPage, dashboardHarness, openPage, signedInPage, waitForHeading, type DashboardHarness } from './browser.ts';
 
 const marketFiles = /^market\/(prices\/(AAPL|MSFT|JPM|SPY)\.daily\.csv|factors\/F-F_Research_Data_5_Factors_2x3_daily\.CSV)$/;
 const holdings = [
@@ -33,34 +32,16 @@ const pct = (fraction: number) => `${(fraction * 100).toFixed(2)}%`;
 type Json = Record<string, any>;
 
 describe.runIf(hasCorpus)('the Portfolio lab', { timeout: 180_000 }, () => {
+  const harness = dashboardHarness({ ingest: marketFiles, orgName: 'Portfolio org' });
+  const { watches } = harness;
   let t: TestService;
-  let drop: () => Promise<void>;
   let browser: Browser;
   let base: string;
-  let org: Awaited<ReturnType<typeof orgWithKey>>;
+  let org: DashboardHarness['org'];
   let page: Page;
-  const watches: PageWatch[] = [];
-
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    await ensureDashboardBuilt();
-    const database = await scratchDatabase();
-    drop = database.drop;
-    t = await startTestService({ publicUrl: base, database: database.target }, { port });
-    expect((await runIngest(t.service.services, corpusSubset(marketFiles))).failed).toBe(0);
-    browser = await launchBrowser();
-    org = await orgWithKey(t, 'Portfolio org', 'team');
-    page = await openPage(browser, watches, { session: await sessionToken(t, org.orgId, `lab.${Date.now()}@example.com`) });
-  }, 600_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    await drop?.();
-  });
-  afterEach(() => {
-    const problems = watches.flatMap((w) => w.problems.splice(0));
-    expect(problems).toEqual([]);
+    ({ t, browser, base, org } = harness);
+    page = await signedInPage(harness, { email: `lab.${Date.now()}@example.com` });
   });
 
   const dashboard = (route = '') => `${base}/dashboard${route}`;

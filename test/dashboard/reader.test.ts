@@ -4,13 +4,10 @@
 // request the browser makes is watched: none may leave 127.0.0.1 while the document shows.
 // Each page is screenshot and checked by axe-core, and nothing may violate the CSP.
 import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/run.ts';
-import { folderSource } from '../../ingest/sources/folder.ts';
-import type { Source } from '../../ingest/sources/types.ts';
-import { corpusDir, hasCorpus } from '../corpus.ts';
-import { freePort, orgWithKey, scratchDatabase, sessionToken, startTestService, type TestService } from '../harness.ts';
-import { byName, checkPage, ensureDashboardBuilt, launchBrowser, openPage, waitForHeading, type PageWatch } from './browser.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { hasCorpus } from '../corpus.ts';
+import { orgWithKey, sessionToken, type TestService } from '../harness.ts';
+import { byName, checkPage, dashboardHarness, openPage, waitForHeading, type DashboardHarness } from './browser.ts';
 
 const wanted = /^(reference\/company_tickers\.json|submissions\/CIK0000320193\.json|filings\/10k\/10-K_0000320193)/;
 const accession = '0000320193-24-000123';
@@ -18,37 +15,15 @@ const accession = '0000320193-24-000123';
 const cited = 'Europe net sales increased during 2024 compared to 2023 due primarily to higher net sales of Services and iPhone.';
 
 describe.runIf(hasCorpus)('the filing reader', { timeout: 90_000 }, () => {
+  const harness = dashboardHarness({ ingest: wanted, orgName: 'Readers org' });
+  const { watches } = harness;
   let t: TestService;
-  let drop: () => Promise<void>;
   let browser: Browser;
   let base: string;
-  let org: Awaited<ReturnType<typeof orgWithKey>>;
-  const watches: PageWatch[] = [];
+  let org: DashboardHarness['org'];
+  beforeAll(() => ({ t, browser, base, org } = harness));
   /** every address the browser asked for, from every page */
   const requested: string[] = [];
-
-  beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    await ensureDashboardBuilt();
-    const database = await scratchDatabase();
-    drop = database.drop;
-    t = await startTestService({ publicUrl: base, database: database.target }, { port });
-    const all = folderSource(corpusDir);
-    const subset: Source = { describe: () => all.describe(), async *items() { for await (const item of all.items()) if (wanted.test(item.key)) yield item; } };
-    expect((await runIngest(t.service.services, subset)).failed).toBe(0);
-    browser = await launchBrowser();
-    org = await orgWithKey(t, 'Readers org', 'team');
-  }, 600_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    await drop?.();
-  });
-  afterEach(() => {
-    const problems = watches.flatMap((w) => w.problems.splice(0));
-    expect(problems).toEqual([]);
-  });
 
   /** A signed-in page whose every request is recorded, and refused when it is not for 127.0.0.1. */
   async function reader(orgId = org.orgId, width = 1200): Promise<Page> {

@@ -11,13 +11,10 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, Page } from 'puppeteer-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runIngest } from '../../ingest/run.ts';
-import { folderSource } from '../../ingest/sources/folder.ts';
-import type { Source } from '../../ingest/sources/types.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, corpusFile, hasCorpus } from '../corpus.ts';
-import { freePort, orgWithKey, scratchDatabase, sessionToken, startTestService, type TestService } from '../harness.ts';
-import { byName, checkPage, ensureDashboardBuilt, launchBrowser, openPage, waitForHeading, type PageWatch } from './browser.ts';
+import { orgWithKey, sessionToken, type TestService } from '../harness.ts';
+import { byName, checkPage, dashboardHarness, openPage, waitForHeading, type DashboardHarness } from './browser.ts';
 
 const wanted = /^(reference\/company_tickers(_exchange)?\.json|submissions\/CIK0000320193\.json|companyfacts\/CIK0000320193\.json|filings\/10k\/10-K_0000320193|forms\/ownership\/4_0000320193)/;
 const apple = '0000320193';
@@ -27,36 +24,14 @@ const revenue2021 = { text: '365,817,000,000', accession: '0000320193-21-000105'
 const revenue2024 = { text: '391,035,000,000', printed: '391,035', accession: '0000320193-24-000123' };
 
 describe.runIf(hasCorpus)('research: search and the company page', { timeout: 120_000 }, () => {
+  // a statements read costs about 1,800 units: the team plan's minute holds the journey
+  const harness = dashboardHarness({ ingest: wanted, orgName: 'Research org', plan: 'team' });
+  const { watches } = harness;
   let t: TestService;
-  let drop: () => Promise<void>;
   let browser: Browser;
   let base: string;
-  let org: Awaited<ReturnType<typeof orgWithKey>>;
-  const watches: PageWatch[] = [];
-
-  beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    await ensureDashboardBuilt();
-    const database = await scratchDatabase();
-    drop = database.drop;
-    t = await startTestService({ publicUrl: base, database: database.target }, { port });
-    const all = folderSource(corpusDir);
-    const subset: Source = { describe: () => all.describe(), async *items() { for await (const item of all.items()) if (wanted.test(item.key)) yield item; } };
-    expect((await runIngest(t.service.services, subset)).failed).toBe(0);
-    browser = await launchBrowser();
-    // a statements read costs about 1,800 units: the team plan's minute holds the journey
-    org = await orgWithKey(t, 'Research org', 'team');
-  }, 600_000);
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    await drop?.();
-  });
-  afterEach(() => {
-    const problems = watches.flatMap((w) => w.problems.splice(0));
-    expect(problems).toEqual([]);
-  });
+  let org: DashboardHarness['org'];
+  beforeAll(() => ({ t, browser, base, org } = harness));
 
   const dashboard = (route = '') => `${base}/dashboard${route}`;
 

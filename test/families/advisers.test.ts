@@ -1,9 +1,13 @@
 // The advisers family against the real corpus: the four 13F filers with their quarters' totals
 // and largest positions summed from the information tables themselves (ACTIAM's and Bull Street's
 // reported in thousands), the managers MetLife's 13F names, and AllianceBernstein, which the two
-// N-CENs name as adviser of every series by CRD, SEC file number and LEI but never by CIK.
+// N-CENs name as adviser of every series by CRD, SEC file number and LEI but never by CIK. The
+// directory is kept under the data version: an ingest this instance hears no notice of shows once
+// its run is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
+import { createEventBus } from '../../subscriptions/bus.ts';
+import { createLogger } from '../../core/logger.ts';
 import { routes } from '../../catalogue/routes/index.ts';
 import { corpusFile, corpusSubset, hasCorpus } from '../corpus.ts';
 import { call, expectEnvelope, orgWithKey, startIsolatedService, type Answer, type TestService } from '../harness.ts';
@@ -218,5 +222,26 @@ describe.runIf(hasCorpus)('advisers: 13F managers and N-CEN advisers', { timeout
     // MCP refuses arguments failing a tool's schema as every tool does: 400, JSON-RPC -32602, validation_error
     const badTool = await mcp('advisers_list', { role: 'owner' });
     expect([badTool.status, mcpCode(badTool), badTool.body.error?.data?.parameter]).toEqual([400, 'validation_error', 'role']);
+  });
+
+  // last: it adds a filer the tests above do not expect
+  it('a filer another process ingests, with no notice reaching this instance, is listed once that ingest has run', async () => {
+    const before = (await get('/v1/advisers?limit=100')).body.data;
+    const name = 'Unheard Of Asset Management N.V.';
+    expect(before.map((a: { name: string }) => a.name)).not.toContain(name);
+    // ACTIAM's report as another manager's: its own CIK, accession, 13F file number and name
+    const actiam = await corpusFile(thirteenF.actiam.file);
+    const text = actiam.replaceAll('0001619124', '0009990404').replaceAll('028-19140', '028-99404').replaceAll('ACTIAM N.V.', name);
+    const elsewhere = { prisma: t.service.services.prisma, bus: createEventBus(undefined, createLogger('silent')), logger: createLogger('silent') };
+    const key13f = 'forms/13f/13F-HR_0009990404-21-000002_Unheard-Of.txt';
+    const run = await runIngest(elsewhere, { describe: () => 'another process', async *items() { yield { key: key13f, name: key13f.split('/').pop()!, read: () => Promise.resolve(text) }; } });
+    expect(run).toMatchObject({ written: 1, failed: 0 });
+    // a list the service has not answered yet: a whole answer is kept for the TTL, the directory beyond it
+    const after = (await get('/v1/advisers?limit=99')).body.data;
+    expect(after.map((a: { id: string }) => a.id).sort()).toEqual([...before.map((a: { id: string }) => a.id), '0009990404'].sort());
+    const actiamRow = after.find((a: { cik: string }) => a.cik === thirteenF.actiam.cik);
+    const added = after.find((a: { cik: string }) => a.cik === '0009990404');
+    expect(added).toMatchObject({ name, roles: ['13f_filer'], form13FFileNumber: '028-99404', source: { accessionNumber: '0009990404-21-000002', role: '13f_filer' } });
+    expect({ ...added.latest13f, accessionNumber: null, citationUrl: null, filings: null }).toEqual({ ...actiamRow.latest13f, accessionNumber: null, citationUrl: null, filings: null });
   });
 });

@@ -1,6 +1,7 @@
 // The ownership family against the real corpus: MetLife's 13F (6 holdings, 11,019,796 dollars),
 // a thousands-era 13F normalised to dollars, the Marex 13G percent of class and the BML 13D,
-// each value checked against the file's own text, every row cited.
+// each value checked against the file's own text, every row cited. An issuer's 13F holders are
+// the table rows naming it (by CUSIP or, for Apple, by name), each checked against the files.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,27 @@ const corpusKeys = [
   'forms/13f/13F-HR_0001951757-25-000093.nc',
   'forms/13dg/SC13D_schedule13d.xml',
   'forms/13dg/SC13G_schedule13g.xml',
+  // Apple's name and former names, which its holders' rows are matched by (no 13D/G of it is held)
+  'submissions/CIK0000320193.json',
 ];
+
+/** The 13F submissions ingested: the filing each is, and whether it reports values in thousands (filed before 2023). */
+const tables13f = [
+  { key: 'forms/13f/13F-HR_0001140361-23-013281_MetLife.txt', accession: '0001140361-23-013281', thousands: false },
+  { key: 'forms/13f/13F-HR_0001619124-21-000002_ACTIAM.txt', accession: '0001619124-21-000002', thousands: true },
+  { key: 'forms/13f/13F-HR_0001790837-23-000002_Bull-Street-Advisors.txt', accession: '0001790837-23-000002', thousands: true },
+  { key: 'forms/13f/13F-HR_0001951757-25-000093.nc', accession: '0001951757-25-000093', thousands: false },
+];
+
+/** The information table rows of the 13F submissions that `keep` selects, as holders list them (id, dollars), largest value first. */
+async function holdersIn(keep: (row: string) => boolean): Promise<{ id: string; valueUsd: number }[]> {
+  const rows = await Promise.all(
+    tables13f.map(async (t) =>
+      [...(await corpusFile(t.key)).matchAll(/<(?:\w+:)?infoTable>([\s\S]*?)<\/(?:\w+:)?infoTable>/g)].map((m, i) => ({ row: m[1]!, id: `${t.accession}#${i + 1}`, valueUsd: Number(numberIn(m[1]!, 'value')[0]) * (t.thousands ? 1000 : 1) })),
+    ),
+  );
+  return rows.flat().filter((r) => keep(r.row)).map(({ id, valueUsd }) => ({ id, valueUsd })).sort((a, b) => b.valueUsd - a.valueUsd || a.id.localeCompare(b.id));
+}
 
 /** The real 13D moved to a test issuer, original and a later amendment, to check the supersession rule. */
 async function syntheticAmendments(): Promise<Record<string, string>> {
@@ -261,6 +282,7 @@ describe.runIf(hasCorpus)('ownership: 13F and Schedule 13D/G', { timeout: 60_000
     expect(page.status, JSON.stringify(page.body)).toBe(200);
     expect(page.body).toMatchObject({ object: 'list', issuerCik: holderIssuer.cik, issuerCusips: [holderIssuer.cusip], managersRead: 4, hasMore: false });
     expect(page.body.data.map((h: { cusip: string }) => h.cusip).sort()).toEqual([...expected].sort());
+    expect(page.body.data.map((h: { id: string; valueUsd: number }) => ({ id: h.id, valueUsd: h.valueUsd }))).toEqual(await holdersIn((row) => numberIn(row, 'cusip')[0]!.toUpperCase().startsWith(issuerNumber)));
     expect(page.body.data.every((h: { matchedBy: string; object: string }) => h.matchedBy === 'cusip' && h.object === 'institutional_holder')).toBe(true);
     const values = page.body.data.map((h: { valueUsd: number }) => h.valueUsd);
     expect(values).toEqual([...values].sort((a, b) => b - a));
@@ -274,6 +296,22 @@ describe.runIf(hasCorpus)('ownership: 13F and Schedule 13D/G', { timeout: 60_000
     expect(none.body).toMatchObject({ data: [], hasMore: false, managersRead: 4 });
     expectEnvelope(await get('/v1/ownership/13f/holders?ticker=NOSUCHCO'), 404, 'entity_not_found');
     expectEnvelope(await get('/v1/ownership/13f/holders'), 400, 'invalid_query_parameter');
+  });
+
+  it('an issuer no Schedule 13D/G states a CUSIP for: its holders are the rows naming it ("APPLE INC", "Apple Inc."), cited, paged', async () => {
+    const expected = await holdersIn((row) => /^\s*apple inc\.?\s*$/i.test(numberIn(row, 'nameOfIssuer')[0]!));
+    expect(expected.length).toBeGreaterThan(1);
+    const page = await get('/v1/ownership/13f/holders?cik=320193&limit=100');
+    expect(page.status, JSON.stringify(page.body)).toBe(200);
+    expect(page.body).toMatchObject({ issuerCik: '0000320193', issuerCusips: [], managersRead: 4, hasMore: false });
+    expect(page.body.data.map((h: { id: string; valueUsd: number }) => ({ id: h.id, valueUsd: h.valueUsd }))).toEqual(expected);
+    expect(page.body.data.every((h: { matchedBy: string; cusip: string; sourceField: string; id: string }) => h.matchedBy === 'name' && h.cusip === '037833100' && h.sourceField === `informationTable/infoTable[${h.id.split('#')[1]}]`)).toBe(true);
+    expectCited(page.body.data);
+    // pages walk the same rows
+    const first = await get('/v1/ownership/13f/holders?cik=320193&limit=1');
+    expect(first.body).toMatchObject({ hasMore: true, data: [page.body.data[0]] });
+    const second = await get(`/v1/ownership/13f/holders?cik=320193&limit=100&cursor=${encodeURIComponent(first.body.nextCursor)}`);
+    expect(second.body.data).toEqual(page.body.data.slice(1));
   });
 
   it('unknown identifiers are 404 entity_not_found; bad parameters the 400 envelope', async () => {

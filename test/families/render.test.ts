@@ -117,9 +117,11 @@ describe.runIf(hasCorpus)('filing reader', { timeout: 120_000 }, () => {
     // a filing the index knows but whose document never came in
     const indexOnly = await prisma.filing.findFirstOrThrow({ where: { cik: '0000320193', form: '10-Q', documentSourceKey: null } });
     expect(expectEnvelope(await call(t, 'GET', `/v1/filings/${indexOnly.accessionNumber}/render`, { key }), 404, 'document_not_found').details.reason).toBe('not_ingested');
-    // documents of other forms are not kept for the reader
+    // an 8-K's document is kept once ingested (this one the index knows only); documents of other forms are not kept for the reader
     const currentReport = await prisma.filing.findFirstOrThrow({ where: { cik: '0000320193', form: '8-K' } });
-    expect(expectEnvelope(await call(t, 'GET', `/v1/filings/${currentReport.accessionNumber}/render`, { key }), 404, 'document_not_found').details.reason).toBe('form_not_rendered');
+    expect(expectEnvelope(await call(t, 'GET', `/v1/filings/${currentReport.accessionNumber}/render`, { key }), 404, 'document_not_found').details.reason).toBe('not_ingested');
+    const specializedDisclosure = await prisma.filing.findFirstOrThrow({ where: { cik: '0000320193', form: 'SD' } });
+    expect(expectEnvelope(await call(t, 'GET', `/v1/filings/${specializedDisclosure.accessionNumber}/render`, { key }), 404, 'document_not_found').details.reason).toBe('form_not_rendered');
 
     const again = await runIngest(t.service.services, corpusSubset());
     expect(again.written).toBe(1);

@@ -4,7 +4,8 @@
 // 4.01, 13D and amendments; Imunon), Alzamend's and Imunon's 424B5 prospectus supplements (their
 // dilution scores' rises) and the held Forms 4.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { flaggedProposals, signalTypes } from '../../derived/signals.ts';
+import { computeSignals, flaggedProposals, signalTypes } from '../../derived/signals.ts';
+import { materializeDilution } from '../../derived/dilution/materialize.ts';
 import { parseEightK } from '../../ingest/parsers/eightK/eightK.ts';
 import { runIngest } from '../../ingest/run.ts';
 import { corpusFile, corpusSubset } from '../corpus.ts';
@@ -182,6 +183,30 @@ describe('signals', () => {
   it('answers the same through the graph', async () => {
     const answer = await call(t, 'POST', '/graphql', { key, body: { query: '{ signals(cik: "1173313", type: "non_reliance", first: 5) { nodes { id type evidence { accessionNumber item } } } }' } });
     expect(answer.body.data.signals.nodes).toContainEqual(expect.objectContaining({ type: 'non_reliance', evidence: [{ accessionNumber: '0001213900-25-032135', item: '4.02' }] }));
+  });
+
+  it('reads kept score histories exactly as recomputing every company gives, and sees a rebuilt company at once', async () => {
+    const { prisma, cache } = t.service.services;
+    const asListed = (signals: { id: string; type: string; strength: number; method: string; asOf: string; cik: string; companyName: string | null; evidence: unknown[] }[]) =>
+      signals.map(({ cik, companyName, ...s }) => ({ object: 'signal', ...s, company: { cik, name: companyName } })).sort((a, b) => b.asOf.localeCompare(a.asOf) || a.id.localeCompare(b.id));
+    const recomputed = asListed(await computeSignals(prisma, null));
+    expect(recomputed.filter((s) => s.type === 'dilution_risk_rising').length).toBeGreaterThanOrEqual(2);
+    cache.data.clear();
+    const cold = await all('');
+    const warm = await all('');
+    expect(cold).toEqual(recomputed);
+    expect(warm).toEqual(recomputed);
+
+    // Alzamend's records rebuilt without its supplement (no data.changed notice reaches this reader):
+    // the next read sees its rise gone, then back once rebuilt from what is held
+    const alzamend = '0001677077';
+    await prisma.$transaction(async (tx) => {
+      await tx.dilutionRecord.deleteMany({ where: { cik: alzamend, accessionNumber: '0001214659-26-002941' } });
+      await tx.dilutionProfile.update({ where: { cik: alzamend }, data: { builtAt: new Date(Date.now() + 1000) } });
+    });
+    expect((await all('type=dilution_risk_rising')).map((s) => s.company.cik)).not.toContain(alzamend);
+    await prisma.$transaction((tx) => materializeDilution(tx, [alzamend]));
+    expect(await all('')).toEqual(recomputed);
   });
 
   it('refuses an unknown type, a bad cursor and an unknown company', async () => {

@@ -23,9 +23,11 @@ async function snapshot(url: string) {
   return { counts, items, digest, indexes: await factIndexes(url) };
 }
 
-/** "Fact"'s indexes as the database defines them: a first load builds its secondary ones after the rows. */
+/** "Fact"'s indexes and constraints as the database defines them: a first load builds its secondary indexes and its foreign key after the rows. */
 async function factIndexes(url: string) {
-  return (await query<{ indexdef: string }>(url, `SELECT indexdef FROM pg_indexes WHERE tablename = 'Fact' ORDER BY indexname`)).map((r) => r.indexdef);
+  const indexes = await query<{ def: string }>(url, `SELECT indexdef AS def FROM pg_indexes WHERE tablename = 'Fact' ORDER BY indexname`);
+  const constraints = await query<{ def: string }>(url, `SELECT conname || ' ' || pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = '"Fact"'::regclass ORDER BY conname`);
+  return [...indexes, ...constraints].map((r) => r.def);
 }
 
 describe.runIf(hasCorpus)('kill -9 during a bulk ingest, then the bulk ingest again', { timeout: 300_000 }, () => {
@@ -62,8 +64,8 @@ describe.runIf(hasCorpus)('kill -9 during a bulk ingest, then the bulk ingest ag
     const kept = Number(cut!.items);
     expect(kept).toBeLessThan(members);
     const cutIndexes = await factIndexes(killed.url!);
-    expect(cutIndexes, 'the cut first load had deferred the by-company indexes').toHaveLength(expected.indexes.length - 2);
-    expect(cutIndexes.join('\n')).not.toMatch(/"Fact_cik_tag_idx"/);
+    expect(cutIndexes, 'the cut first load had deferred the by-company indexes and the foreign key').toHaveLength(expected.indexes.length - 3);
+    expect(cutIndexes.join('\n')).not.toMatch(/"Fact_cik_tag_idx"|Fact_cik_fkey/);
 
     const again = await runCli(killed.url!, 'ingest', '--bulk', work);
     expect(again.at(-1)).toMatch(new RegExp(`read ${members}, written ${members - kept}, skipped ${kept}, failed 0`));
@@ -73,6 +75,7 @@ describe.runIf(hasCorpus)('kill -9 during a bulk ingest, then the bulk ingest ag
     expect(after.digest).toEqual(expected.digest);
     expect(after.indexes).toEqual(expected.indexes);
     expect(expected.indexes.join('\n')).toMatch(/"Fact_cik_tag_idx" ON public."Fact" USING btree \(cik, tag\)/);
+    expect(expected.indexes).toContain('Fact_cik_fkey FOREIGN KEY (cik) REFERENCES "Entity"(cik) ON UPDATE CASCADE ON DELETE RESTRICT');
     expect(expected.counts.Fact).toBeGreaterThan(40_000);
     expect(expected.counts.StatementPeriod).toBeGreaterThan(0);
   });

@@ -1,6 +1,7 @@
 // Item 4.01: the audit firm that left (and how), and the one engaged in its place. Firms are
 // recognised by their legal suffix ("Marcum LLP", "BDO USA, P.C."), which every firm name carries.
 import type { Confidence } from './types.ts';
+import { sentences, spanOf, type SourceSpan } from './text.ts';
 
 type AuditorChangeKind = 'dismissed' | 'resigned' | 'declined' | 'engaged' | 'other';
 
@@ -17,7 +18,7 @@ const patterns: { kind: AuditorChangeKind | 'new'; pattern: RegExp }[] = [
   { kind: 'new', pattern: new RegExp(String.raw`(?:engag(?:ed|ement of)|appoint(?:ed|ment of)|retain(?:ed)?|retention of)\s+${asFirm}${firm}`) },
 ];
 
-export function parseAuditorChange(body: string): { formerAuditor: string | null; newAuditor: string | null; change: AuditorChangeKind; confidence: Confidence } {
+export function parseAuditorChange(body: string): { formerAuditor: string | null; newAuditor: string | null; change: AuditorChangeKind; confidence: Confidence } & SourceSpan {
   const text = body.replace(/\s+/g, ' ');
   let formerAuditor: string | null = null;
   let newAuditor: string | null = null;
@@ -32,5 +33,8 @@ export function parseAuditorChange(body: string): { formerAuditor: string | null
     }
   }
   const confidence: Confidence = formerAuditor && newAuditor ? 'high' : formerAuditor || newAuditor ? 'medium' : 'low';
-  return { formerAuditor, newAuditor, change: change ?? (newAuditor ? 'engaged' : 'other'), confidence };
+  // the sentence that names the firm that left (else the one engaged)
+  const named = (firmName: string | null) => (firmName ? sentences(body).find((s) => s.replace(/\s+/g, ' ').includes(firmName)) : undefined);
+  const sentence = named(formerAuditor) ?? named(newAuditor);
+  return { formerAuditor, newAuditor, change: change ?? (newAuditor ? 'engaged' : 'other'), confidence, ...spanOf(sentence, 'no sentence of the item names an audit firm') };
 }

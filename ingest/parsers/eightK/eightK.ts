@@ -7,43 +7,46 @@ import { parseOfficerChanges } from './officers.ts';
 import { parseRestatement } from './restatement.ts';
 import type { PressRelease } from './exhibits.ts';
 import { splitItems, type ItemSection } from './sections.ts';
-import { excerptOf } from './text.ts';
+import { excerptOf, proseSentences, spanOf, type SourceSpan } from './text.ts';
 import { parseVotingResults } from './votes.ts';
 import type { Confidence, OfficerChange, VoteProposal } from './types.ts';
 
-export type EightKEvent =
-  | { item: '5.02'; type: 'officer_change'; changes: OfficerChange[]; excerpt: string; confidence: Confidence }
-  | {
-      item: '5.07';
-      type: 'voting_results';
-      meetingDate: string | null;
-      meetingType: 'annual' | 'special' | null;
-      proposals: VoteProposal[];
-      parsingConfidence: Confidence;
-      excerpt: string;
-    }
-  | {
-      item: '4.02';
-      type: 'restatement';
-      /** as stated, e.g. 'fiscal year ended December 31, 2023' */
-      affectedPeriods: string[];
-      /** YYYY-MM-DD where the statement gives a date */
-      periodEnds: string[];
-      excerpt: string;
-      confidence: Confidence;
-    }
-  | {
-      item: '4.01';
-      type: 'auditor_change';
-      formerAuditor: string | null;
-      newAuditor: string | null;
-      /** what happened to the former auditor ('engaged' when the item only reports a new one) */
-      change: 'dismissed' | 'resigned' | 'declined' | 'engaged' | 'other';
-      excerpt: string;
-      confidence: Confidence;
-    }
-  | { item: '2.02'; type: 'results_of_operations'; excerpt: string }
-  | { item: string; type: 'other'; excerpt: string };
+/** Each event carries the sentence its values were read from (sourceSpan), or null and why (sourceSpanNullReason). */
+export type EightKEvent = SourceSpan &
+  (
+    | { item: '5.02'; type: 'officer_change'; changes: OfficerChange[]; excerpt: string; confidence: Confidence }
+    | {
+        item: '5.07';
+        type: 'voting_results';
+        meetingDate: string | null;
+        meetingType: 'annual' | 'special' | null;
+        proposals: VoteProposal[];
+        parsingConfidence: Confidence;
+        excerpt: string;
+      }
+    | {
+        item: '4.02';
+        type: 'restatement';
+        /** as stated, e.g. 'fiscal year ended December 31, 2023' */
+        affectedPeriods: string[];
+        /** YYYY-MM-DD where the statement gives a date */
+        periodEnds: string[];
+        excerpt: string;
+        confidence: Confidence;
+      }
+    | {
+        item: '4.01';
+        type: 'auditor_change';
+        formerAuditor: string | null;
+        newAuditor: string | null;
+        /** what happened to the former auditor ('engaged' when the item only reports a new one) */
+        change: 'dismissed' | 'resigned' | 'declined' | 'engaged' | 'other';
+        excerpt: string;
+        confidence: Confidence;
+      }
+    | { item: '2.02'; type: 'results_of_operations'; excerpt: string }
+    | { item: string; type: 'other'; excerpt: string }
+  );
 
 export interface EightKReport {
   /** from the submission header; null for a bare primary document */
@@ -63,6 +66,9 @@ export interface EightKReport {
   pressReleases: PressRelease[] | null;
 }
 
+/** An item read only for its text: its first sentence (an exhibit list has none). */
+const firstSentence = (section: ItemSection) => spanOf(proseSentences(section.body)[0], `Item ${section.item}'s text holds no sentence (a list or table only)`);
+
 function eventOf(section: ItemSection): EightKEvent {
   const excerpt = excerptOf(section.body);
   switch (section.item) {
@@ -75,9 +81,9 @@ function eventOf(section: ItemSection): EightKEvent {
     case '4.01':
       return { item: '4.01', type: 'auditor_change', ...parseAuditorChange(section.body), excerpt };
     case '2.02':
-      return { item: '2.02', type: 'results_of_operations', excerpt };
+      return { item: '2.02', type: 'results_of_operations', excerpt, ...firstSentence(section) };
     default:
-      return { item: section.item, type: 'other', excerpt };
+      return { item: section.item, type: 'other', excerpt, ...firstSentence(section) };
   }
 }
 

@@ -4,7 +4,7 @@
 // amounts, the title on the next line) add a 'compensation' change for each executive listed.
 import type { Confidence, OfficerChange } from './types.ts';
 import { fullNames, honorificMentions, positionOf, resolveSurname, type NameMention } from './people.ts';
-import { sentences, toIsoDate, writtenDate } from './text.ts';
+import { proseSentences, sentences, spanOf, toIsoDate, writtenDate, type SourceSpan } from './text.ts';
 
 type ChangeKind = OfficerChange['change'];
 
@@ -111,13 +111,14 @@ function compensationTableRows(body: string): OfficerChange[] {
   return changes;
 }
 
-export function parseOfficerChanges(body: string): { changes: OfficerChange[]; confidence: Confidence } {
+export function parseOfficerChanges(body: string): { changes: OfficerChange[]; confidence: Confidence } & SourceSpan {
   const known = fullNames(body).map((m) => m.name);
   const prose = body
     .split('\n')
     .filter((l) => !/\S\s{2,}\S/.test(l.trim()))
     .join('\n');
-  const all = [...sentences(prose).flatMap((s) => changesInSentence(s, known)), ...compensationTableRows(body)];
+  const read = sentences(prose).map((sentence) => ({ sentence, changes: changesInSentence(sentence, known) }));
+  const all = [...read.flatMap((r) => r.changes), ...compensationTableRows(body)];
   // "Ms. Raman will receive a base salary of ...": her role is the one the item gives her elsewhere
   for (const change of all) {
     if (change.position || change.change !== 'compensation') continue;
@@ -131,5 +132,8 @@ export function parseOfficerChanges(body: string): { changes: OfficerChange[]; c
     return true;
   });
   const confidence: Confidence = !changes.length ? 'low' : changes.every((c) => c.position && !/^(Mr|Ms|Mrs|Dr)\./.test(c.person)) ? 'high' : 'medium';
-  return { changes, confidence };
+  // the event's source: the first sentence a change was read from, else (changes read from a pay
+  // table's rows) the sentence that introduces the pay decisions
+  const sentence = read.find((r) => r.changes.length)?.sentence ?? (changes.length ? proseSentences(prose).find((s) => cuesIn(s).some((c) => c.change === 'compensation')) : undefined);
+  return { changes, confidence, ...spanOf(sentence, changes.length ? 'the changes were read from a compensation table, and no sentence of the item speaks of pay' : 'no sentence of the item names a change the parser reads') };
 }

@@ -2,7 +2,7 @@
 // non-reliance or restatement count: the same item often names other periods (the 10-K that
 // reported the weakness, say) that are not affected.
 import type { Confidence } from './types.ts';
-import { datesIn, sentences, writtenDate } from './text.ts';
+import { datesIn, sentences, spanOf, writtenDate, type SourceSpan } from './text.ts';
 
 const listOf = (one: string) => String.raw`${one}(?:(?:,\s*(?:and\s+)?|\s+and\s+)${one})*`;
 
@@ -24,11 +24,13 @@ function periodsIn(text: string): string[] {
     .map((p) => p.phrase);
 }
 
-export function parseRestatement(body: string): { affectedPeriods: string[]; periodEnds: string[]; confidence: Confidence } {
+export function parseRestatement(body: string): { affectedPeriods: string[]; periodEnds: string[]; confidence: Confidence } & SourceSpan {
   const relevant = sentences(body).filter((s) => aboutReliance.test(s));
   const fromReliance = [...new Set(relevant.flatMap(periodsIn))];
   // without a period in the non-reliance statement itself, any period the item names is a guess
   const affectedPeriods = fromReliance.length ? fromReliance : [...new Set(periodsIn(body))];
   const confidence: Confidence = fromReliance.length ? 'high' : relevant.length && affectedPeriods.length ? 'medium' : 'low';
-  return { affectedPeriods, periodEnds: [...new Set(affectedPeriods.flatMap(datesIn))], confidence };
+  // the non-reliance statement itself, the first that names a period when one does
+  const sentence = relevant.find((s) => periodsIn(s).length) ?? relevant[0];
+  return { affectedPeriods, periodEnds: [...new Set(affectedPeriods.flatMap(datesIn))], confidence, ...spanOf(sentence, 'no sentence of the item speaks of non-reliance or a restatement') };
 }

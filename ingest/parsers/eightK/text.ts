@@ -43,6 +43,30 @@ export function sentences(text: string): string[] {
   return result.filter(Boolean);
 }
 
+/**
+ * The sentences of an item's prose, whitespace collapsed as the reader's marking compares them: lines
+ * laid out as table cells (runs of spaces between values) and short headings are left out, since a
+ * rendered table does not hold its cells' text in that order.
+ */
+export function proseSentences(text: string): string[] {
+  const prose = text
+    .split('\n')
+    .filter((line) => !/\S\s{2,}\S/.test(line.trim()))
+    .join('\n');
+  return sentences(prose)
+    .map((s) => s.replace(/\s+/g, ' ').trim())
+    .filter((s) => s.length >= 20 && /[.!?:;][”"’)]?$/.test(s));
+}
+
+/** Where an event's values were read: the sentence, or null with the reason none is given. */
+export interface SourceSpan {
+  sourceSpan: string | null;
+  sourceSpanNullReason: string | null;
+}
+
+export const spanOf = (sentence: string | null | undefined, reason: string): SourceSpan =>
+  sentence ? { sourceSpan: sentence.replace(/\s+/g, ' ').trim(), sourceSpanNullReason: null } : { sourceSpan: null, sourceSpanNullReason: reason };
+
 /** At most `limit` characters, cut at a sentence (or else word) boundary. */
 export function excerptOf(text: string, limit = 1500): string {
   const clean = text.replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();

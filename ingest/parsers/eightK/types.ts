@@ -1,5 +1,7 @@
 // The shapes the 8-K item readers share: how sure a reading is, and the records of items 5.02 and 5.07.
 
+import type { SourceSpan } from './text.ts';
+
 export type Confidence = 'high' | 'medium' | 'low';
 
 export interface OfficerChange {
@@ -11,7 +13,7 @@ export interface OfficerChange {
   effectiveDate: string | null;
 }
 
-export interface VoteProposal {
+export interface VoteProposal extends SourceSpan {
   number: number;
   /** the proposal's own paragraph, as printed */
   description: string;

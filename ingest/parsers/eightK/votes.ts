@@ -2,7 +2,7 @@
 // ("1.", "Proposal No. 2"); counts come from the table under each (header cells name the columns,
 // rows hold a nominee and numbers), or from "For: 1,234" prose when there is no table.
 import type { Confidence, VoteProposal } from './types.ts';
-import { countOf, datesIn, sentences } from './text.ts';
+import { countOf, datesIn, proseSentences, sentences, spanOf, type SourceSpan } from './text.ts';
 
 type VoteColumn = 'for' | 'against' | 'withheld' | 'abstain' | 'brokerNonVotes' | 'oneYear' | 'twoYears' | 'threeYears';
 
@@ -123,6 +123,9 @@ function proposalsOf(block: ProposalBlock): VoteProposal[] {
   const nominees = rows.filter((r) => r.label);
   const proposalType = proposalTypeOf(description, nominees.length > 0);
   const outcome = outcomeOf(description, proposalType);
+  // the sentence that states the result ("The stockholders ratified …"), else the proposal's first
+  const stated = sentences(description);
+  const source = spanOf(stated.find((s) => outcomeOf(s, proposalType) !== null) ?? stated[0], 'the proposal\'s paragraph holds no sentence, only its vote table');
   const entry = (votes: VoteRow['votes'], nominee?: string): VoteProposal => ({
     number: block.number,
     description,
@@ -137,6 +140,7 @@ function proposalsOf(block: ProposalBlock): VoteProposal[] {
       ? { frequency: { oneYear: votes.oneYear ?? null, twoYears: votes.twoYears ?? null, threeYears: votes.threeYears ?? null, selected: selectedFrequency(description) } }
       : {}),
     outcome,
+    ...source,
   });
   if (proposalType === 'director_election' && nominees.length) return nominees.map((r) => entry(r.votes, r.label!));
   if (rows.length) return [entry(rows[0]!.votes)];
@@ -148,7 +152,7 @@ export function parseVotingResults(body: string): {
   meetingType: 'annual' | 'special' | null;
   proposals: VoteProposal[];
   parsingConfidence: Confidence;
-} {
+} & SourceSpan {
   const { preamble, blocks } = proposalBlocks(body);
   const meetingSentence = sentences(preamble || body).find((s) => /\bmeeting\b/i.test(s) && datesIn(s).length) ?? null;
   const kind = (meetingSentence ?? body).match(/\b(annual|special)\b[^.]{0,40}\bmeeting\b/i)?.[1]?.toLowerCase() as 'annual' | 'special' | undefined;
@@ -161,5 +165,7 @@ export function parseVotingResults(body: string): {
     : blocks.every((b) => proposals.some((p) => p.number === b.number && counted(p))) && (statedCount === null || statedCount === blocks.length)
       ? 'high'
       : 'medium';
-  return { meetingDate: meetingSentence ? datesIn(meetingSentence)[0]! : null, meetingType: kind ?? null, proposals, parsingConfidence };
+  // the event's source: the sentence naming the meeting, else the item's first
+  const source = spanOf(meetingSentence ?? proseSentences(preamble || body)[0], 'the item holds no sentence, only vote tables');
+  return { meetingDate: meetingSentence ? datesIn(meetingSentence)[0]! : null, meetingType: kind ?? null, proposals, parsingConfidence, ...source };
 }

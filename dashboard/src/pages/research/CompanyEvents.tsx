@@ -1,12 +1,14 @@
 // The company's 8-K current reports, newest first: the items each reports and the events read from
-// its document (officer and director changes, auditor changes, restatements, votes, …). Each row
-// opens its filing in the reader.
+// its document (officer and director changes, auditor changes, restatements, votes with each
+// proposal's result, …). Each row opens its filing in the reader; each event and vote result opens
+// it on the sentence it was read from, quoted beside it (or says why there is none).
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { Pager } from '../../components/Pager.tsx';
 import { Empty, Loading, ProblemNotice, ScrollingTable } from '../../components/States.tsx';
 import { graphql } from '../../gql';
-import { humanize } from '../../format.ts';
+import { formatNumber, humanize } from '../../format.ts';
+import { FilingSource } from './FilingSource.tsx';
 import { filingPath } from './research.ts';
 
 const pageSize = 25;
@@ -26,6 +28,11 @@ const CompanyEventsQuery = graphql(`
             type
             item
             eventDate
+            citationUrl
+            documentHeld
+            sourceSpan
+            sourceSpanNullReason
+            data
           }
         }
         pageInfo {
@@ -60,6 +67,52 @@ const itemNames: Record<string, string> = {
   '9.01': 'Financial statements and exhibits',
 };
 
+/** A vote proposal's result as the 8-K prints it (the parser's `data.proposals`). */
+interface ProposalResult {
+  number: number;
+  nominee?: string;
+  proposalType: string;
+  outcome: string | null;
+  for: number | null;
+  against: number | null;
+  withheld: number | null;
+  abstain: number | null;
+  brokerNonVotes: number | null;
+  sourceSpan?: string | null;
+  sourceSpanNullReason?: string | null;
+}
+
+const tallies: [keyof ProposalResult, string][] = [
+  ['for', 'for'],
+  ['against', 'against'],
+  ['withheld', 'withheld'],
+  ['abstain', 'abstaining'],
+  ['brokerNonVotes', 'broker non-votes'],
+];
+
+const proposalsOf = (data: unknown): ProposalResult[] => (data as { proposals?: ProposalResult[] } | null)?.proposals ?? [];
+
+interface Cited {
+  accessionNumber: string;
+  citationUrl: string | null;
+  documentHeld: boolean;
+  sourceSpan?: string | null;
+  sourceSpanNullReason?: string | null;
+  children: string;
+}
+
+/** A label that opens the filing on its sentence, the sentence quoted under it; or, without one, why. */
+function CitedLine({ accessionNumber, citationUrl, documentHeld, sourceSpan, sourceSpanNullReason, children }: Cited) {
+  return (
+    <>
+      <FilingSource accessionNumber={accessionNumber} citationUrl={citationUrl} documentHeld={documentHeld} sentence={sourceSpan} title={sourceSpan ? 'Open the filing on this sentence' : undefined}>
+        {children}
+      </FilingSource>
+      {sourceSpan ? <blockquote className="dilution-span">{sourceSpan}</blockquote> : <span className="research-sub muted">No source sentence: {sourceSpanNullReason ?? 'not stated'}</span>}
+    </>
+  );
+}
+
 export function CompanyEvents({ cik }: { cik: string }) {
   const [params] = useSearchParams();
   const after = params.get('after');
@@ -68,7 +121,7 @@ export function CompanyEvents({ cik }: { cik: string }) {
   return (
     <>
       <h2>Events</h2>
-      <p className="muted">Current reports (8-K), newest first: the items each reports, and the events read from the documents the service holds.</p>
+      <p className="muted">Current reports (8-K), newest first: the items each reports, and the events read from the documents the service holds, each with the sentence it was read from (a link opens the filing with that sentence marked).</p>
       {result.fetching && !result.data ? <Loading what="the events" /> : null}
       {result.error ? <ProblemNotice error={result.error} retry={() => refetch({ requestPolicy: 'network-only' })} /> : null}
       {result.data && filings.length === 0 ? <Empty>{after ? 'No older current reports.' : 'No current reports (8-K) of this company are held.'}</Empty> : null}
@@ -92,11 +145,38 @@ export function CompanyEvents({ cik }: { cik: string }) {
                   </th>
                   <td>{f.items.length ? f.items.map((i) => `${i} ${itemNames[i] ?? ''}`.trim()).join('; ') : 'None stated'}</td>
                   <td>
-                    {f.events.length
-                      ? f.events.map((e) => `${humanize(e.type)}${e.eventDate ? ` (${e.eventDate})` : ''}`).join('; ')
-                      : f.documentIngested
-                        ? 'None'
-                        : 'Document not held'}
+                    {f.events.length ? (
+                      <ul className="research-event-list">
+                        {f.events.map((e, i) => (
+                          <li key={`${e.item}-${e.type}-${i}`}>
+                            <CitedLine accessionNumber={f.accessionNumber} citationUrl={e.citationUrl ?? null} documentHeld={e.documentHeld} sourceSpan={e.sourceSpan} sourceSpanNullReason={e.sourceSpanNullReason}>
+                              {`${humanize(e.type)}${e.item ? ` (Item ${e.item})` : ''}${e.eventDate ? `, ${e.eventDate}` : ''}`}
+                            </CitedLine>
+                            {proposalsOf(e.data).length ? (
+                              <ul className="research-event-list">
+                                {proposalsOf(e.data).map((p, j) => (
+                                  <li key={j}>
+                                    <CitedLine accessionNumber={f.accessionNumber} citationUrl={e.citationUrl ?? null} documentHeld={e.documentHeld} sourceSpan={p.sourceSpan} sourceSpanNullReason={p.sourceSpanNullReason}>
+                                      {`Proposal ${p.number}${p.nominee ? `, ${p.nominee}` : ''}: ${p.outcome ? humanize(p.outcome) : 'outcome not stated'}`}
+                                    </CitedLine>
+                                    <span className="research-sub">
+                                      {tallies
+                                        .filter(([key]) => typeof p[key] === 'number')
+                                        .map(([key, label]) => `${formatNumber(p[key] as number)} ${label}`)
+                                        .join(', ') || 'No vote counts printed'}
+                                    </span>
+                                  </li>
+                                ))}
+                              </ul>
+                            ) : null}
+                          </li>
+                        ))}
+                      </ul>
+                    ) : f.documentIngested ? (
+                      'None'
+                    ) : (
+                      'Document not held'
+                    )}
                   </td>
                 </tr>
               ))}

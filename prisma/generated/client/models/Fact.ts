@@ -318,7 +318,7 @@ export type FactWhereInput = {
   OR?: Prisma.FactWhereInput[]
   NOT?: Prisma.FactWhereInput | Prisma.FactWhereInput[]
   id?: Prisma.BigIntFilter<"Fact"> | bigint | number
-  factKey?: Prisma.StringFilter<"Fact"> | string
+  factKey?: Prisma.UuidFilter<"Fact"> | string
   cik?: Prisma.StringFilter<"Fact"> | string
   taxonomy?: Prisma.StringFilter<"Fact"> | string
   tag?: Prisma.StringFilter<"Fact"> | string
@@ -424,7 +424,7 @@ export type FactScalarWhereWithAggregatesInput = {
   OR?: Prisma.FactScalarWhereWithAggregatesInput[]
   NOT?: Prisma.FactScalarWhereWithAggregatesInput | Prisma.FactScalarWhereWithAggregatesInput[]
   id?: Prisma.BigIntWithAggregatesFilter<"Fact"> | bigint | number
-  factKey?: Prisma.StringWithAggregatesFilter<"Fact"> | string
+  factKey?: Prisma.UuidWithAggregatesFilter<"Fact"> | string
   cik?: Prisma.StringWithAggregatesFilter<"Fact"> | string
   taxonomy?: Prisma.StringWithAggregatesFilter<"Fact"> | string
   tag?: Prisma.StringWithAggregatesFilter<"Fact"> | string
@@ -809,7 +809,7 @@ export type FactScalarWhereInput = {
   OR?: Prisma.FactScalarWhereInput[]
   NOT?: Prisma.FactScalarWhereInput | Prisma.FactScalarWhereInput[]
   id?: Prisma.BigIntFilter<"Fact"> | bigint | number
-  factKey?: Prisma.StringFilter<"Fact"> | string
+  factKey?: Prisma.UuidFilter<"Fact"> | string
   cik?: Prisma.StringFilter<"Fact"> | string
   taxonomy?: Prisma.StringFilter<"Fact"> | string
   tag?: Prisma.StringFilter<"Fact"> | string
@@ -1035,7 +1035,8 @@ export type $FactPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     id: bigint
     /**
      * digest of (cik, taxonomy, tag, unit, period, accession, dimensions): the same fact from
-     * companyfacts and from the filing's own XBRL is stored once
+     * companyfacts and from the filing's own XBRL is stored once; the digest's 32 hex digits as a
+     * uuid (16 bytes, half the text's size in the table and its unique index)
      */
     factKey: string
     cik: string
