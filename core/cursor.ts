@@ -1,5 +1,5 @@
 // Page cursors: opaque to clients, base64url of the list's name and the keyset (or offset) a page
-// ends at. Every list issues and checks its cursors here, so a cursor from another list, edited
+// ends at. Lists issue and check their cursors here, so a cursor from another list, edited
 // or made up is refused the same way everywhere: 400 invalid_query_parameter naming the parameter.
 import { z } from 'zod';
 import { ApiError } from './errors.ts';
@@ -41,8 +41,13 @@ export const cursorInstant = z.string().datetime().transform((at) => new Date(at
 /** A calendar date (YYYY-MM-DD) carried in a cursor. */
 export const cursorDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
-/** How many rows earlier pages showed, for lists paged by offset. */
-export const cursorOffset = z.number().int().min(0).max(9_999_999);
+const offsetPlace = z.number().int().min(0).max(9_999_999);
+
+/** A cursor of a list paged by offset: how many rows earlier pages showed. */
+export const offsetCursor = (list: string, offset: number) => pageCursor(list, offsetPlace).encode(offset);
+
+/** The offset a cursor of this list names; 0 without one. */
+export const cursorOffset = (list: string, cursor: string | null | undefined) => (cursor ? pageCursor(list, offsetPlace).decode(cursor) : 0);
 
 /** The newest-first place of a row ordered by (createdAt, id): how logs and inboxes page. */
 export const createdPlace = z.tuple([cursorInstant, z.string()]).transform(([createdAt, id]) => ({ createdAt, id }));

@@ -3,6 +3,7 @@
 // data.payVersusPerformance and data.payVersusPerformanceText, ingest/parsers/proxy/proxyStatement.ts),
 // and directors and officers over time from 8-K Item 5.02 events and the proxy's director nominees.
 import { ApiError } from '../core/errors.ts';
+import { cursorOffset, offsetCursor } from '../core/cursor.ts';
 import { citationUrl as buildCitationUrl, isoDay } from '../derived/citations.ts';
 import type { DataReader } from '../derived/dataCache.ts';
 
@@ -185,8 +186,7 @@ export interface BoardMemberEvent {
 const eventNames: Record<string, BoardMemberEvent['event']> = { appointment: 'appointed', election: 'elected', departure: 'departed', compensation: 'compensation' };
 
 export async function boardMembers(reader: DataReader, ciks: string[], page: { first: number; after?: string | null }) {
-  const offset = page.after ? Number(Buffer.from(page.after, 'base64url').toString().match(/^board:(\d{1,6})$/)?.[1] ?? NaN) : 0;
-  if (Number.isNaN(offset)) throw new ApiError('invalid_query_parameter', 'The cursor is not one this service issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
+  const offset = cursorOffset('board', page.after);
   const [events, proxies] = await Promise.all([
     reader.prisma.filingEvent.findMany({
       where: { type: 'officer_change', cik: { in: ciks }, fromIndexOnly: false },
@@ -249,5 +249,5 @@ export async function boardMembers(reader: DataReader, ciks: string[], page: { f
   const rows: BoardMemberEvent[] = [...fromEightK, ...fromProxies].sort((a, b) => b.orderedAt - a.orderedAt).map((r) => r.row);
   const nodes = rows.slice(offset, offset + page.first);
   const hasMore = offset + page.first < rows.length;
-  return { nodes, hasMore, nextCursor: hasMore ? Buffer.from(`board:${offset + page.first}`).toString('base64url') : null };
+  return { nodes, hasMore, nextCursor: hasMore ? offsetCursor('board', offset + page.first) : null };
 }

@@ -8,7 +8,7 @@ import { citationUrl as buildCitationUrl, isoDay } from '../derived/citations.ts
 import type { DataReader } from '../derived/dataCache.ts';
 import { divideDecimals, subtractDecimals } from '../core/decimal.ts';
 import { companyStatements } from './financials.ts';
-import { cursorOffset, offsetCursor } from './ownership.ts';
+import { cursorOffset, offsetCursor } from '../core/cursor.ts';
 import type { StatementLine, StatementPeriod } from '../derived/statements.ts';
 
 export interface EarningsMetric {

@@ -6,6 +6,7 @@ import { Prisma, type Fact } from '../prisma/generated/client/client.ts';
 import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
 import { lineItems, resolveTag } from '../derived/concepts.ts';
 import { ApiError } from '../core/errors.ts';
+import { cursorOffset, offsetCursor } from '../core/cursor.ts';
 import { isoDay } from '../derived/citations.ts';
 import { buildSegments, segmentRounding, type AxisKind, type SegmentAxis, type SegmentPeriod, type SegmentReport } from '../derived/segments.ts';
 import type { AsReported, StatementBundle, StatementPeriod } from '../derived/statements.ts';
@@ -149,16 +150,9 @@ export function coverageOf(reader: DataReader, cik: string) {
 }
 
 /** A facts page's cursor: opaque to clients, the number of facts already served. */
-export function factsCursor(offset: number): string {
-  return Buffer.from(`facts:${offset}`).toString('base64url');
-}
+export const factsCursor = (offset: number) => offsetCursor('facts', offset);
 
-export function factsOffset(cursor: string | null | undefined): number {
-  if (!cursor) return 0;
-  const match = Buffer.from(cursor, 'base64url').toString().match(/^facts:(\d{1,7})$/);
-  if (!match) throw new ApiError('invalid_query_parameter', 'The cursor is not one this service issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
-  return Number(match[1]);
-}
+export const factsOffset = (cursor: string | null | undefined) => cursorOffset('facts', cursor);
 
 /** The company's stored profile, after building its periods if none are stored or older rules built them. */
 export function financialsProfile({ prisma, cache }: DataReader, cik: string) {

@@ -11,7 +11,8 @@ import type { DataReader } from '../derived/dataCache.ts';
 import type { LetterPartKind, LetterSigner, ReportShape } from '../ingest/parsers/funds/shareholderLetter.ts';
 import { ciksFor } from './entities.ts';
 import { funds } from './funds.ts';
-import { citeRecords, type Cited, cursorOffset, knownCik, offsetCursor, pageSize } from './ownership.ts';
+import { cursorOffset, offsetCursor } from '../core/cursor.ts';
+import { citeRecords, type Cited, knownCik, pageSize } from './ownership.ts';
 import { headlineOptions, searchableText } from './search.ts';
 
 const family = 'NCSR';

@@ -4,23 +4,12 @@
 import type { Form13fData, Form13fHolding } from '../ingest/parsers/ownership/form13f.ts';
 import type { Schedule13Data, Schedule13ReportingPerson } from '../ingest/parsers/ownership/schedule13.ts';
 import { ApiError } from '../core/errors.ts';
+import { cursorOffset, offsetCursor } from '../core/cursor.ts';
 import { citationKey, documentCitations, isoDay } from '../derived/citations.ts';
 import type { DataReader } from '../derived/dataCache.ts';
 import { ciksFor } from './entities.ts';
 
 /* pages ------------------------------------------------------------------------------------ */
-
-/** An opaque offset cursor of one list: `kind` keeps one list's cursor from being used on another. */
-export function offsetCursor(kind: string, offset: number): string {
-  return Buffer.from(`${kind}:${offset}`).toString('base64url');
-}
-
-export function cursorOffset(kind: string, cursor: string | null | undefined): number {
-  if (!cursor) return 0;
-  const match = Buffer.from(cursor, 'base64url').toString().match(new RegExp(`^${kind}:(\\d{1,7})$`));
-  if (!match) throw new ApiError('invalid_query_parameter', 'The cursor is not one this service issued for this list; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
-  return Number(match[1]);
-}
 
 export const pageSize = (first: number | null | undefined) => Math.min(Math.max(first ?? 25, 1), 100);
 

@@ -6,6 +6,7 @@
 // hits are ranked with the phrase first, then ts_rank_cd; snippets are ts_headline.
 import { Prisma } from '../prisma/generated/client/client.ts';
 import { ApiError } from '../core/errors.ts';
+import { cursorOffset, offsetCursor } from '../core/cursor.ts';
 import { citationUrl, isoDay } from '../derived/citations.ts';
 import type { DataReader } from '../derived/dataCache.ts';
 
@@ -42,13 +43,12 @@ export interface SearchFilter {
 }
 
 export function searchOffset(cursor: string | null | undefined): number {
-  if (!cursor) return 0;
-  const match = Buffer.from(cursor, 'base64url').toString().match(/^search:(\d{1,6})$/);
-  if (!match || Number(match[1]) > maxOffset) throw new ApiError('invalid_query_parameter', 'The cursor is not one this service issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
-  return Number(match[1]);
+  const offset = cursorOffset('search', cursor);
+  if (offset > maxOffset) throw new ApiError('invalid_query_parameter', 'The cursor is not one this service issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
+  return offset;
 }
 
-const cursorAt = (offset: number) => Buffer.from(`search:${offset}`).toString('base64url');
+const cursorAt = (offset: number) => offsetCursor('search', offset);
 
 type Row = {
   rowId: string;

@@ -1,6 +1,8 @@
 // Signals (derived/signals.ts): the rules' results for the companies asked about, filtered and
 // paged newest first by the filing date of their newest evidence.
+import { z } from 'zod';
 import { ApiError } from '../core/errors.ts';
+import { pageCursor } from '../core/cursor.ts';
 import { computeSignals, signalTypes, type Signal } from '../derived/signals.ts';
 import { requireDataAccess } from './access.ts';
 import type { Context } from './context.ts';
@@ -12,15 +14,8 @@ export interface SignalFilter {
   to?: string | null;
 }
 
-const encodeCursor = (s: Signal) => Buffer.from(JSON.stringify([s.asOf, s.id])).toString('base64url');
-
-function decodeCursor(value: string): [string, string] {
-  try {
-    const [asOf, id] = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as [unknown, unknown];
-    if (typeof asOf === 'string' && typeof id === 'string') return [asOf, id];
-  } catch {}
-  throw new ApiError('invalid_query_parameter', 'Parameter `cursor` is not a cursor this list gave.', { details: { parameter: 'cursor' } });
-}
+const signalsCursor = pageCursor('signals', z.tuple([z.string(), z.string()]));
+const encodeCursor = (s: Signal) => signalsCursor.encode([s.asOf, s.id]);
 
 /** Newest first (asOf, then id), after the cursor. */
 const before = (s: Signal, [asOf, id]: [string, string]) => s.asOf < asOf || (s.asOf === asOf && s.id > id);
@@ -31,7 +26,7 @@ export async function listSignals(ctx: Context, filter: SignalFilter, first: num
     throw new ApiError('invalid_query_parameter', `Parameter \`type\`: ${JSON.stringify(filter.type)} is not a signal type.`, { details: { parameter: 'type', acceptedValues: Object.keys(signalTypes) } });
   }
   if (filter.from && filter.to && filter.from > filter.to) throw new ApiError('invalid_query_parameter', 'Parameter `filed_from` must not be after `filed_to`.', { details: { parameter: 'filed_from' } });
-  const cursor = after ? decodeCursor(after) : null;
+  const cursor = after ? signalsCursor.decode(after) : null;
   const all = (await computeSignals(ctx.prisma, filter.ciks ?? null, ctx.cache.data))
     .filter((s) => (!filter.type || s.type === filter.type) && (!filter.from || s.asOf >= filter.from) && (!filter.to || s.asOf <= filter.to))
     .sort((a, b) => b.asOf.localeCompare(a.asOf) || a.id.localeCompare(b.id));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../core/errors.ts';
-import { createdPlace, createdPlaceOf, cursorOffset, pageCursor } from '../core/cursor.ts';
+import { createdPlace, createdPlaceOf, cursorOffset, offsetCursor, pageCursor } from '../core/cursor.ts';
 
 const refusal = (fn: () => unknown) => {
   try {
@@ -30,9 +30,10 @@ describe('page cursors', () => {
   });
 
   it('keeps offsets within range', () => {
-    const facts = pageCursor('facts', cursorOffset);
-    expect(facts.decode(facts.encode(25))).toBe(25);
-    expect(refusal(() => facts.decode(Buffer.from(JSON.stringify({ k: 'facts', p: -1 })).toString('base64url')))).toMatchObject({ parameter: 'cursor' });
-    expect(refusal(() => pageCursor('ok', z.literal(1)).decode(facts.encode(1)))).toMatchObject({ code: 'invalid_query_parameter' });
+    expect(cursorOffset('facts', offsetCursor('facts', 25))).toBe(25);
+    expect(cursorOffset('facts', null)).toBe(0);
+    expect(refusal(() => cursorOffset('facts', Buffer.from(JSON.stringify({ k: 'facts', p: -1 })).toString('base64url')))).toMatchObject({ parameter: 'cursor' });
+    expect(refusal(() => cursorOffset('earnings', offsetCursor('facts', 25)))).toMatchObject({ code: 'invalid_query_parameter' });
+    expect(refusal(() => pageCursor('ok', z.literal(1)).decode(offsetCursor('facts', 1)))).toMatchObject({ code: 'invalid_query_parameter' });
   });
 });

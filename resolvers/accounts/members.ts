@@ -4,6 +4,7 @@
 // same transaction. A change applies to the member's next request on every instance: session
 // principals read the membership each time, and the audit event drops what caches hold.
 import { ApiError } from '../../core/errors.ts';
+import { createdPlace, createdPlaceOf, pageCursor } from '../../core/cursor.ts';
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import { publishAll } from '../../subscriptions/events.ts';
@@ -50,33 +51,15 @@ async function assertAnotherOwner(tx: Tx, orgId: string, what: string): Promise<
 
 // ---- reads -------------------------------------------------------------------------------
 
-interface MemberCursor {
-  joinedAt: Date;
-  userId: string;
-}
-
-function encodeMemberCursor(m: { createdAt: Date; userId: string }): string {
-  return Buffer.from(JSON.stringify({ j: m.createdAt.toISOString(), u: m.userId })).toString('base64url');
-}
-
-function decodeMemberCursor(value: string): MemberCursor {
-  const refused = new ApiError('invalid_query_parameter', 'Query parameter `cursor`: not a cursor this list issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
-  try {
-    if (!/^[A-Za-z0-9_-]+$/.test(value)) throw refused;
-    const parsed = JSON.parse(Buffer.from(value, 'base64url').toString('utf8')) as { j?: unknown; u?: unknown };
-    const joinedAt = new Date(String(parsed.j));
-    if (typeof parsed.u !== 'string' || Number.isNaN(joinedAt.getTime())) throw refused;
-    return { joinedAt, userId: parsed.u };
-  } catch {
-    throw refused;
-  }
-}
+/** In the order they joined: (joined at, user id). */
+const membersCursor = pageCursor('members', createdPlace);
+const encodeMemberCursor = (m: { createdAt: Date; userId: string }) => membersCursor.encode(createdPlaceOf({ createdAt: m.createdAt, id: m.userId }));
 
 /** A page of an organization's members, in the order they joined. */
 export async function listMembers(db: Context['prisma'], orgId: string, page: { first: number; after?: string | null }) {
-  const after = page.after ? decodeMemberCursor(page.after) : null;
+  const after = page.after ? membersCursor.decode(page.after) : null;
   const rows = await db.membership.findMany({
-    where: { orgId, ...(after ? { OR: [{ createdAt: { gt: after.joinedAt } }, { createdAt: after.joinedAt, userId: { gt: after.userId } }] } : {}) },
+    where: { orgId, ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, userId: { gt: after.id } }] } : {}) },
     include: { user: true },
     orderBy: [{ createdAt: 'asc' }, { userId: 'asc' }],
     take: page.first + 1,
