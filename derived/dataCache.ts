@@ -36,6 +36,8 @@ export interface DataCache {
    * version is new are loaded together, by one call of `loadMissing`.
    */
   versionedEach<T>(versions: ReadonlyMap<string, string>, loadMissing: (missing: string[]) => Promise<Map<string, T>>, absent: T): Promise<Map<string, T>>;
+  /** versionedEach for one value: the value under `key`, loaded again only when `version` is not the one it was kept under */
+  versioned<T>(key: string, version: string, load: () => Promise<T>): Promise<T>;
   clear(): void;
 }
 
@@ -49,14 +51,17 @@ export interface DataReader {
 }
 
 /**
- * A version of all ingested data (for versionedEach), as every process sees it: the ingest runs'
- * rows, each written when its run starts, at most once a second while it works, and when it
- * finishes, after its last commit. An instance that hears no notice (another process ingesting
- * without Redis) sees a working run's commits with its row's next write, about a second later.
+ * A version of all ingested data (for versioned values), as every process sees it: the ingest
+ * runs' rows, each written when its run starts, at most once a second while it works, and when it
+ * finishes, after its last commit. It is read once and kept like memo's values: an ingest's notice
+ * drops it with everything else, so this instance reads it again at once; an instance no notice
+ * reaches (another process ingesting without Redis) reads it again within the TTL.
  */
-export async function dataVersion(prisma: PrismaClient): Promise<string> {
-  const [runs] = await prisma.$queryRaw<{ count: number; latest: Date | null }[]>`SELECT count(*)::int AS "count", max("updatedAt") AS "latest" FROM "IngestRun"`;
-  return `${runs!.count}@${runs!.latest?.toISOString() ?? ''}`;
+export function dataVersion(reader: DataReader): Promise<string> {
+  return reader.cache.data.memo('data-version', async () => {
+    const [runs] = await reader.prisma.$queryRaw<{ count: number; latest: Date | null }[]>`SELECT count(*)::int AS "count", max("updatedAt") AS "latest" FROM "IngestRun"`;
+    return `${runs!.count}@${runs!.latest?.toISOString() ?? ''}`;
+  });
 }
 
 export function createDataCache(ttlMs: number): DataCache {
@@ -74,6 +79,28 @@ export function createDataCache(ttlMs: number): DataCache {
     });
     return value;
   };
+  async function versionedEach<T>(versions: ReadonlyMap<string, string>, loadMissing: (missing: string[]) => Promise<Map<string, T>>, absent: T): Promise<Map<string, T>> {
+    const values = new Map<string, Promise<T>>();
+    const missing: string[] = [];
+    for (const [key, version] of versions) {
+      const held = ttlMs > 0 ? derived.get(key) : undefined;
+      if (held?.version === version) values.set(key, held.value as Promise<T>);
+      else missing.push(key);
+    }
+    const batch = missing.length ? loadMissing(missing) : null;
+    for (const key of missing) {
+      const entry = { version: versions.get(key)!, value: batch!.then((found) => found.get(key) ?? absent) };
+      values.set(key, entry.value);
+      if (ttlMs <= 0) continue;
+      derived.set(key, entry);
+      entry.value.catch(() => {
+        if (derived.get(key) === entry) derived.delete(key);
+      });
+    }
+    const keys = [...values.keys()];
+    const settled = await Promise.all(keys.map((key) => values.get(key)!));
+    return new Map(keys.map((key, i) => [key, settled[i]!]));
+  }
   return {
     memo<T>(key: string, load: () => Promise<T>): Promise<T> {
       const held = ttlMs > 0 ? entries.get(key) : undefined;
@@ -97,27 +124,10 @@ export function createDataCache(ttlMs: number): DataCache {
       if (chars <= maxAnswerChars / 64) answers.set(key, { value, chars });
       return value;
     },
-    async versionedEach<T>(versions: ReadonlyMap<string, string>, loadMissing: (missing: string[]) => Promise<Map<string, T>>, absent: T): Promise<Map<string, T>> {
-      const values = new Map<string, Promise<T>>();
-      const missing: string[] = [];
-      for (const [key, version] of versions) {
-        const held = ttlMs > 0 ? derived.get(key) : undefined;
-        if (held?.version === version) values.set(key, held.value as Promise<T>);
-        else missing.push(key);
-      }
-      const batch = missing.length ? loadMissing(missing) : null;
-      for (const key of missing) {
-        const entry = { version: versions.get(key)!, value: batch!.then((found) => found.get(key) ?? absent) };
-        values.set(key, entry.value);
-        if (ttlMs <= 0) continue;
-        derived.set(key, entry);
-        entry.value.catch(() => {
-          if (derived.get(key) === entry) derived.delete(key);
-        });
-      }
-      const keys = [...values.keys()];
-      const settled = await Promise.all(keys.map((key) => values.get(key)!));
-      return new Map(keys.map((key, i) => [key, settled[i]!]));
+    versionedEach,
+    async versioned<T>(key: string, version: string, load: () => Promise<T>): Promise<T> {
+      const kept = await versionedEach(new Map([[key, version]]), async () => new Map([[key, await load()]]), undefined as T);
+      return kept.get(key)!;
     },
     clear: () => {
       entries.clear();

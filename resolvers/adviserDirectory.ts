@@ -313,9 +313,7 @@ async function buildDirectory(reader: DataReader): Promise<AdviserEntry[]> {
     .sort((a, b) => (a.name ?? '').localeCompare(b.name ?? '', 'en', { sensitivity: 'base' }) || (a.id ?? '').localeCompare(b.id ?? ''));
 }
 
-/** Every adviser the held filings name, by name; built once per version of the data, so a read costs the version's query. */
+/** Every adviser the held filings name, by name; built once per version of the data, which is itself kept until an ingest commits. */
 export async function adviserDirectory(reader: DataReader): Promise<AdviserEntry[]> {
-  const key = 'advisers:directory';
-  const kept = await reader.cache.data.versionedEach(new Map([[key, await dataVersion(reader.prisma)]]), async () => new Map([[key, await buildDirectory(reader)]]), []);
-  return kept.get(key)!;
+  return reader.cache.data.versioned('advisers:directory', await dataVersion(reader), () => buildDirectory(reader));
 }

@@ -420,7 +420,6 @@ const transactionsCursor = pageCursor(
   'insider-transactions',
   z.tuple([cursorDay, z.string(), z.number().int().min(0)]).transform(([orderedAt, formId, row]): Cursor => ({ orderedAt, formId, row })),
 );
-const encodeCursor = (c: Cursor) => transactionsCursor.encode([c.orderedAt, c.formId, c.row]);
 
 const batchSize = 200;
 
@@ -432,7 +431,7 @@ export async function listTransactions(ctx: Context, args: TransactionFilter, fi
   requireDataAccess(ctx);
   const { where } = await formWhere(ctx, args);
   const cursor = after ? transactionsCursor.decode(after) : null;
-  const found: { tx: InsiderTransaction; cursor: Cursor }[] = [];
+  const found: { tx: InsiderTransaction; place: [orderedAt: string, formId: string, row: number] }[] = [];
   let position: Cursor | null = cursor;
   for (;;) {
     const page = (await ctx.prisma.formRecord.findMany({
@@ -449,7 +448,7 @@ export async function listTransactions(ctx: Context, args: TransactionFilter, fi
       const at = form.orderedAt.toISOString().slice(0, 10);
       transactionsOf(form, provenance.get(form.id)!, [args.table]).forEach((tx, i) => {
         if (position && form.id === position.formId && i + 1 <= position.row) return;
-        if (keep(tx, args)) found.push({ tx, cursor: { orderedAt: at, formId: form.id, row: i + 1 } });
+        if (keep(tx, args)) found.push({ tx, place: [at, form.id, i + 1] });
       });
       if (found.length > first) break;
     }
@@ -460,9 +459,9 @@ export async function listTransactions(ctx: Context, args: TransactionFilter, fi
   }
   const shown = found.slice(0, first);
   return {
-    records: shown.map((f) => ({ record: f.tx, cursor: encodeCursor(f.cursor) })),
+    records: shown.map((f) => ({ record: f.tx, cursor: transactionsCursor.encode(f.place) })),
     hasMore: found.length > first,
-    endCursor: shown.length ? encodeCursor(shown[shown.length - 1]!.cursor) : null,
+    endCursor: shown.length ? transactionsCursor.encode(shown[shown.length - 1]!.place) : null,
   };
 }
 

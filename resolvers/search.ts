@@ -42,7 +42,7 @@ export interface SearchFilter {
   filedTo?: string | null;
 }
 
-export function searchOffset(cursor: string | null | undefined): number {
+function searchOffset(cursor: string | null | undefined): number {
   const offset = cursorOffset('search', cursor);
   if (offset > maxOffset) throw new ApiError('invalid_query_parameter', 'The cursor is not one this service issued; pass the nextCursor of a previous page.', { details: { parameter: 'cursor' } });
   return offset;

@@ -14,6 +14,9 @@ function citationNullReason(record: { accessionNumber: string | null; cik: strin
   return record.isSample ? sampleDocumentReason : noAccessionReason;
 }
 
+/** Why an event read from a document that names no filing has no citation URL. */
+const unfiledEventReason = 'The document this event was read from states no accession number, and no index or submissions file held names its filing, so no SEC URL can be built for it.';
+
 /** The sentence an event's values were read from, as the document states it (the parser keeps it in the event's data). */
 function sourceSpanOf(event: { data: unknown }): string | null {
   const span = (event.data as { sourceSpan?: unknown } | null)?.sourceSpan;
@@ -76,7 +79,7 @@ builder.prismaObject('FilingEvent', {
       load: (keys: string[], ctx) => documentCitations(ctx, keys),
       resolve: (e) => (e.accessionNumber && e.cik ? citationKey(e.cik, e.accessionNumber) : null),
     }),
-    citationNullReason: t.string({ nullable: true, description: 'Why citationUrl is null; null when there is one', resolve: (e) => citationNullReason({ ...e, isSample: false }) }),
+    citationNullReason: t.string({ nullable: true, description: 'Why citationUrl is null; null when there is one', resolve: (e) => (e.accessionNumber ? citationNullReason({ ...e, isSample: false }) : unfiledEventReason) }),
     sourceSpan: t.string({
       nullable: true,
       description: 'The sentence of the filing\'s document the event was read from, as the document states it (spaces collapsed), so that the reader can mark it; each vote proposal of `data.proposals` carries its own. Null with sourceSpanNullReason when no sentence states it',
@@ -93,6 +96,15 @@ builder.prismaObject('FilingEvent', {
     filing: t.relation('filing', { nullable: true }),
   }),
 });
+
+builder.prismaObjectField('Entity', 'eventsWithoutFiling', (t) =>
+  t.relatedConnection('events', {
+    cursor: 'id',
+    description:
+      'Events read from this company\'s documents that name no filing: the document states no accession number and no index or submissions file held names it, so the event is neither cited nor opened in the reader (citationNullReason says why). Newest first.',
+    query: () => ({ where: { accessionNumber: null }, orderBy: [{ orderedAt: 'desc' }, { id: 'desc' }] }),
+  }),
+);
 
 const dateRange = (from?: string | null, to?: string | null) =>
   from || to ? { orderedAt: { ...(from ? { gte: new Date(from) } : {}), ...(to ? { lte: new Date(to) } : {}) } } : {};

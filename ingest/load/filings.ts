@@ -108,6 +108,9 @@ export async function upsertFilings(
       const before = known.get(f.accessionNumber);
       if (!before) continue;
       const next = row(f);
+      // The order date follows the dates the row keeps: an index states no acceptance time, and
+      // must not move a filing its submissions file dated to the second back to its day's midnight.
+      next.orderedAt = orderDate(next.acceptedAt ?? before.acceptedAt, next.filedAt ?? before.filedAt, next.reportDate ?? before.reportDate);
       // Only fill in or correct metadata; never blank what is known.
       const changes = Object.fromEntries(
         Object.entries(next).filter(([k, v]) => v !== null && !(Array.isArray(v) && v.length === 0) && JSON.stringify(v) !== JSON.stringify((before as Record<string, unknown>)[k])),

@@ -2,8 +2,8 @@
 // and largest positions summed from the information tables themselves (ACTIAM's and Bull Street's
 // reported in thousands), the managers MetLife's 13F names, and AllianceBernstein, which the two
 // N-CENs name as adviser of every series by CRD, SEC file number and LEI but never by CIK. The
-// directory is kept under the data version: an ingest this instance hears no notice of shows once
-// its run is written.
+// directory is kept under the data version, which is itself kept like the other reads of ingested
+// data: an ingest this instance hears of shows at once, one it hears no notice of within the TTL.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
 import { createEventBus } from '../../subscriptions/bus.ts';
@@ -35,6 +35,16 @@ function expectCitation(row: { accessionNumber: string | null; citationUrl: stri
   else expect(row.citationUrl).toMatch(new RegExp(`^https://www\\.sec\\.gov/Archives/edgar/data/\\d+/${row.accessionNumber!.replace(/-/g, '')}/`));
 }
 
+/** Long enough for an ingest of one file to be read back inside it, short enough to wait out. */
+const ttlMs = 3_000;
+
+/** ACTIAM's report as another manager's: its own CIK, accession, 13F file number and name. */
+async function anotherManager(cik: string, fileNumber: string, name: string) {
+  const text = (await corpusFile(thirteenF.actiam.file)).replaceAll('0001619124', cik).replaceAll('028-19140', fileNumber).replaceAll('ACTIAM N.V.', name);
+  const key = `forms/13f/13F-HR_${cik}-21-000002_${name.split(' ')[0]}.txt`;
+  return { describe: () => 'another manager', async *items() { yield { key, name: key.split('/').pop()!, read: () => Promise.resolve(text) }; } };
+}
+
 describe.runIf(hasCorpus)('advisers: 13F managers and N-CEN advisers', { timeout: 60_000 }, () => {
   let t: TestService;
   let key: string;
@@ -46,7 +56,7 @@ describe.runIf(hasCorpus)('advisers: 13F managers and N-CEN advisers', { timeout
   const mcpCode = (answer: Answer): string | undefined => answer.body.error?.data?.code ?? (answer.body.result?.isError ? JSON.parse(answer.body.result.content[0].text).code : undefined);
 
   beforeAll(async () => {
-    t = await startIsolatedService();
+    t = await startIsolatedService({ requestCacheTtlMs: ttlMs });
     ({ key } = await orgWithKey(t, 'Adviser readers', 'team'));
     const summary = await runIngest(t.service.services, corpusSubset(/^forms\/(13f|ncen)\//));
     expect(summary).toMatchObject({ failed: 0 });
@@ -224,20 +234,26 @@ describe.runIf(hasCorpus)('advisers: 13F managers and N-CEN advisers', { timeout
     expect([badTool.status, mcpCode(badTool), badTool.body.error?.data?.parameter]).toEqual([400, 'validation_error', 'role']);
   });
 
-  // last: it adds a filer the tests above do not expect
-  it('a filer another process ingests, with no notice reaching this instance, is listed once that ingest has run', async () => {
+  // last two: they add filers the tests above do not expect
+  it('a filer this instance ingests is listed at once, though the directory and its data version are kept', async () => {
+    const before = (await get('/v1/advisers?limit=100')).body.data;
+    const name = 'Heard Of Asset Management N.V.';
+    const run = await runIngest(t.service.services, await anotherManager('0009990303', '028-99303', name));
+    expect(run).toMatchObject({ written: 1, failed: 0 });
+    const after = (await get('/v1/advisers?limit=100')).body.data;
+    expect(after.map((a: { id: string }) => a.id).sort()).toEqual([...before.map((a: { id: string }) => a.id), '0009990303'].sort());
+    expect(after.find((a: { cik: string }) => a.cik === '0009990303')).toMatchObject({ name, roles: ['13f_filer'], form13FFileNumber: '028-99303' });
+  });
+
+  it('a filer another process ingests, with no notice reaching this instance, is listed once the TTL has passed', async () => {
     const before = (await get('/v1/advisers?limit=100')).body.data;
     const name = 'Unheard Of Asset Management N.V.';
     expect(before.map((a: { name: string }) => a.name)).not.toContain(name);
-    // ACTIAM's report as another manager's: its own CIK, accession, 13F file number and name
-    const actiam = await corpusFile(thirteenF.actiam.file);
-    const text = actiam.replaceAll('0001619124', '0009990404').replaceAll('028-19140', '028-99404').replaceAll('ACTIAM N.V.', name);
     const elsewhere = { prisma: t.service.services.prisma, bus: createEventBus(undefined, createLogger('silent')), logger: createLogger('silent') };
-    const key13f = 'forms/13f/13F-HR_0009990404-21-000002_Unheard-Of.txt';
-    const run = await runIngest(elsewhere, { describe: () => 'another process', async *items() { yield { key: key13f, name: key13f.split('/').pop()!, read: () => Promise.resolve(text) }; } });
+    const run = await runIngest(elsewhere, await anotherManager('0009990404', '028-99404', name));
     expect(run).toMatchObject({ written: 1, failed: 0 });
-    // a list the service has not answered yet: a whole answer is kept for the TTL, the directory beyond it
-    const after = (await get('/v1/advisers?limit=99')).body.data;
+    await new Promise((resolve) => setTimeout(resolve, ttlMs));
+    const after = (await get('/v1/advisers?limit=100')).body.data;
     expect(after.map((a: { id: string }) => a.id).sort()).toEqual([...before.map((a: { id: string }) => a.id), '0009990404'].sort());
     const actiamRow = after.find((a: { cik: string }) => a.cik === thirteenF.actiam.cik);
     const added = after.find((a: { cik: string }) => a.cik === '0009990404');

@@ -5,6 +5,8 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classify } from '../../ingest/classify.ts';
 import { runIngest } from '../../ingest/run.ts';
@@ -144,6 +146,26 @@ describe('6-K news', () => {
     // the company filter and the other forms' filter see it, or not, accordingly
     expect((await call(t, 'GET', '/v1/news?ticker=NRDH', { key })).body.data.map((s: Story) => s.id)).toEqual([accession]);
     expect((await call(t, 'GET', '/v1/news?form=8-K', { key })).body.data).toEqual([]);
+  });
+
+  it('answers the same to an agent through the MCP news tool', async () => {
+    const client = new Client({ name: 'ids-tests', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
+    try {
+      const result = await client.callTool({ name: 'news_list', arguments: { ticker: 'NRDH', form: '6-K' } });
+      expect(result.isError).toBeFalsy();
+      const rest = await call(t, 'GET', '/v1/news?ticker=NRDH&form=6-K&view=agent', { key });
+      const { requestId: _a, ...viaMcp } = result.structuredContent as Record<string, unknown>;
+      const { requestId: _b, ...viaRest } = rest.body;
+      expect(viaMcp).toEqual(viaRest);
+      const [story, ...others] = (viaMcp as { data: Story[] }).data;
+      expect(others).toEqual([]);
+      expect(story).toMatchObject({ id: accession, form: '6-K', headline: `6-K: ${headline}`, lead, exhibit: { type: 'EX-99.1', title: headline } });
+      // the text content an agent without structured output reads says the same
+      expect(JSON.parse((result.content as { text: string }[])[0]!.text).data[0]).toMatchObject({ id: accession, headline: `6-K: ${headline}` });
+    } finally {
+      await client.close();
+    }
   });
 
   it('answers the same through the graph', async () => {

@@ -1,7 +1,9 @@
 // The company's 8-K current reports, newest first: the items each reports and the events read from
 // its document (officer and director changes, auditor changes, restatements, votes with each
 // proposal's result, …). Each row opens its filing in the reader; each event and vote result opens
-// it on the sentence it was read from, quoted beside it (or says why there is none).
+// it on the sentence it was read from, quoted beside it (or says why there is none). Events read
+// from a document that names no filing (no accession number, no index naming it) are listed apart,
+// as text with the reason they cannot be opened.
 import { Link, useSearchParams } from 'react-router';
 import { useQuery } from 'urql';
 import { Pager } from '../../components/Pager.tsx';
@@ -38,6 +40,17 @@ const CompanyEventsQuery = graphql(`
         pageInfo {
           hasNextPage
           endCursor
+        }
+      }
+      eventsWithoutFiling(first: $first) {
+        nodes {
+          type
+          item
+          eventDate
+          citationNullReason
+          sourceSpan
+          sourceSpanNullReason
+          data
         }
       }
     }
@@ -93,7 +106,8 @@ const tallies: [keyof ProposalResult, string][] = [
 const proposalsOf = (data: unknown): ProposalResult[] => (data as { proposals?: ProposalResult[] } | null)?.proposals ?? [];
 
 interface Cited {
-  accessionNumber: string;
+  /** null for an event whose document names no filing: its label is then plain text */
+  accessionNumber: string | null;
   citationUrl: string | null;
   documentHeld: boolean;
   sourceSpan?: string | null;
@@ -113,18 +127,61 @@ function CitedLine({ accessionNumber, citationUrl, documentHeld, sourceSpan, sou
   );
 }
 
+interface EventRead {
+  type: string;
+  item?: string | null;
+  eventDate?: string | null;
+  sourceSpan?: string | null;
+  sourceSpanNullReason?: string | null;
+  data: unknown;
+}
+
+/**
+ * An event's line, opening its filing on its sentence where there is one, and each vote proposal's
+ * result under it; `notLinked`: why an event whose filing is not known opens nothing.
+ */
+function EventLines({ event: e, accessionNumber, citationUrl, documentHeld, notLinked }: { event: EventRead; accessionNumber: string | null; citationUrl: string | null; documentHeld: boolean; notLinked?: string }) {
+  return (
+    <>
+      <CitedLine accessionNumber={accessionNumber} citationUrl={citationUrl} documentHeld={documentHeld} sourceSpan={e.sourceSpan} sourceSpanNullReason={e.sourceSpanNullReason}>
+        {`${humanize(e.type)}${e.item ? ` (Item ${e.item})` : ''}${e.eventDate ? `, ${e.eventDate}` : ''}`}
+      </CitedLine>
+      {notLinked ? <span className="research-sub muted">Not linked: {notLinked}</span> : null}
+      {proposalsOf(e.data).length ? (
+        <ul className="research-event-list">
+          {proposalsOf(e.data).map((p, j) => (
+            <li key={j}>
+              <CitedLine accessionNumber={accessionNumber} citationUrl={citationUrl} documentHeld={documentHeld} sourceSpan={p.sourceSpan} sourceSpanNullReason={p.sourceSpanNullReason}>
+                {`Proposal ${p.number}${p.nominee ? `, ${p.nominee}` : ''}: ${p.outcome ? humanize(p.outcome) : 'outcome not stated'}`}
+              </CitedLine>
+              <span className="research-sub">
+                {tallies
+                  .filter(([key]) => typeof p[key] === 'number')
+                  .map(([key, label]) => `${formatNumber(p[key] as number)} ${label}`)
+                  .join(', ') || 'No vote counts printed'}
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </>
+  );
+}
+
 export function CompanyEvents({ cik }: { cik: string }) {
   const [params] = useSearchParams();
   const after = params.get('after');
   const [result, refetch] = useQuery({ query: CompanyEventsQuery, variables: { cik, first: pageSize, after } });
   const filings = result.data?.entity?.filings.nodes ?? [];
+  // listed with the first page of reports only: they belong to no page of filings
+  const unfiled = after ? [] : (result.data?.entity?.eventsWithoutFiling.nodes ?? []);
   return (
     <>
       <h2>Events</h2>
       <p className="muted">Current reports (8-K), newest first: the items each reports, and the events read from the documents the service holds, each with the sentence it was read from (a link opens the filing with that sentence marked).</p>
       {result.fetching && !result.data ? <Loading what="the events" /> : null}
       {result.error ? <ProblemNotice error={result.error} retry={() => refetch({ requestPolicy: 'network-only' })} /> : null}
-      {result.data && filings.length === 0 ? <Empty>{after ? 'No older current reports.' : 'No current reports (8-K) of this company are held.'}</Empty> : null}
+      {result.data && filings.length === 0 ? <Empty>{after ? 'No older current reports.' : unfiled.length ? 'No current report (8-K) of this company is held under a known filing.' : 'No current reports (8-K) of this company are held.'}</Empty> : null}
       {filings.length ? (
         <ScrollingTable label="Current reports, newest first">
           <table className="research-events">
@@ -149,26 +206,7 @@ export function CompanyEvents({ cik }: { cik: string }) {
                       <ul className="research-event-list">
                         {f.events.map((e, i) => (
                           <li key={`${e.item}-${e.type}-${i}`}>
-                            <CitedLine accessionNumber={f.accessionNumber} citationUrl={e.citationUrl ?? null} documentHeld={e.documentHeld} sourceSpan={e.sourceSpan} sourceSpanNullReason={e.sourceSpanNullReason}>
-                              {`${humanize(e.type)}${e.item ? ` (Item ${e.item})` : ''}${e.eventDate ? `, ${e.eventDate}` : ''}`}
-                            </CitedLine>
-                            {proposalsOf(e.data).length ? (
-                              <ul className="research-event-list">
-                                {proposalsOf(e.data).map((p, j) => (
-                                  <li key={j}>
-                                    <CitedLine accessionNumber={f.accessionNumber} citationUrl={e.citationUrl ?? null} documentHeld={e.documentHeld} sourceSpan={p.sourceSpan} sourceSpanNullReason={p.sourceSpanNullReason}>
-                                      {`Proposal ${p.number}${p.nominee ? `, ${p.nominee}` : ''}: ${p.outcome ? humanize(p.outcome) : 'outcome not stated'}`}
-                                    </CitedLine>
-                                    <span className="research-sub">
-                                      {tallies
-                                        .filter(([key]) => typeof p[key] === 'number')
-                                        .map(([key, label]) => `${formatNumber(p[key] as number)} ${label}`)
-                                        .join(', ') || 'No vote counts printed'}
-                                    </span>
-                                  </li>
-                                ))}
-                              </ul>
-                            ) : null}
+                            <EventLines event={e} accessionNumber={f.accessionNumber} citationUrl={e.citationUrl ?? null} documentHeld={e.documentHeld} />
                           </li>
                         ))}
                       </ul>
@@ -183,6 +221,19 @@ export function CompanyEvents({ cik }: { cik: string }) {
             </tbody>
           </table>
         </ScrollingTable>
+      ) : null}
+      {unfiled.length ? (
+        <section aria-labelledby="events-without-filing">
+          <h3 id="events-without-filing">Events whose filing is not known</h3>
+          <p className="muted">Read from documents that state no accession number, and no index or submissions file the service holds names their filing: they cannot be opened in the reader or cited.</p>
+          <ul className="research-event-list research-events-unfiled">
+            {unfiled.map((e, i) => (
+              <li key={`${e.item}-${e.type}-${i}`}>
+                <EventLines event={e} accessionNumber={null} citationUrl={null} documentHeld={false} notLinked={e.citationNullReason ?? 'its filing is not known'} />
+              </li>
+            ))}
+          </ul>
+        </section>
       ) : null}
       <Pager label="Pages of current reports" after={after} pageInfo={result.data?.entity?.filings.pageInfo} first="Newest reports" next="Older reports" />
     </>
