@@ -29,3 +29,15 @@ export async function runOperation<TData, TVars>(document: TypedDocumentNode<TDa
   }
   return result.data as TData;
 }
+
+/** A route's data built without executing its operation (operationRoute's `data`): its failures answered as runOperation answers them. */
+export async function runDirect<TData>(build: () => Promise<TData>, ctx: Context): Promise<TData> {
+  try {
+    return await build();
+  } catch (error) {
+    const known = toApiError(error);
+    if (known) throw known;
+    ctx.logger.error({ requestId: ctx.requestId, err: error }, 'operation failed');
+    throw unexpectedError();
+  }
+}

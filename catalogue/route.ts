@@ -10,7 +10,7 @@ import { operationCapabilities, type Capability } from '../resolvers/roles.ts';
 import type { Context } from '../resolvers/context.ts';
 import type { Watch, WatchedRecords } from '../resolvers/monitors/watchable.ts';
 import { schema } from '../schema/index.ts';
-import { runOperation } from './executor.ts';
+import { runDirect, runOperation } from './executor.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -102,10 +102,15 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
     response: R;
     operation: TypedDocumentNode<TData, TVars>;
     variables?: (params: RouteParams<P, Q, B>) => TVars;
+    /**
+     * The operation's data built without executing it, where executing costs a read more than its
+     * data does (a bundle of hundreds of lines); it must answer what the operation answers.
+     */
+    data?: (variables: TVars, ctx: Context) => Promise<TData>;
     watch?: WatchDefinition;
   },
 ) {
-  const { operation, variables, watch, params = {}, ...rest } = def;
+  const { operation, variables, data, watch, params = {}, ...rest } = def;
   // A GET data read answers the same for every caller with the same parameters (access and
   // metering have run by now), so its answer is kept with the data it came from and dropped
   // with it when an ingest commits (derived/dataCache.ts).
@@ -113,8 +118,9 @@ export function operationRoute<TData, TVars, R extends z.ZodType, P extends AnyO
   const shared = rest.method === 'GET' && rest.meter === 'data_read' && !changesState;
   return {
     reshape(reshape: (data: TData, meta: ResponseMeta, params: RouteParams<P, Q, B>) => z.input<R>): Route {
+      const dataOf = (vars: TVars, ctx: Context) => (data ? runDirect(() => data(vars, ctx), ctx) : runOperation(operation, vars, ctx));
       const answer = async (parsed: RouteParams<P, Q, B>, ctx: Context, requestId: string, narrowed: { only?: string[] } = {}) =>
-        reshape(await runOperation(operation, { ...(variables?.(parsed) ?? {}), ...narrowed } as TVars, ctx), { requestId }, parsed);
+        reshape(await dataOf({ ...(variables?.(parsed) ?? {}), ...narrowed } as TVars, ctx), { requestId }, parsed);
       return {
         ...rest,
         changesState,

@@ -2,27 +2,29 @@
 // body of any size, and before credentials are checked; here it is bounded like a REST or MCP
 // body (413 request_too_large past the limit, whether Content-Length says so up front or a
 // chunked body only grows past it) and JSON nested past core/json.ts maxJsonDepth is refused
-// (400 invalid_json) before anything parses it. Both answers are the error envelope (SPEC 2.1):
+// (400 invalid_json) before anything of GraphQL walks it. Both answers are the error envelope (SPEC 2.1):
 // nothing of GraphQL has run yet. A JSON body is handed to Yoga parsed, as a framework's parsed
 // body: Yoga would otherwise enumerate every byte of a kept Buffer (Object.keys) and read it again
 // through a stream. Anything else (not JSON, or not a JSON object) Yoga reads and answers as before.
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { refuseDeepJson } from '../core/json.ts';
+import { parseJsonWithinDepth, refuseDeepJson } from '../core/json.ts';
 
 const json = /^application\/([\w.-]+\+)?json\b/i;
 /** the bodies Yoga reads as JSON (its POST JSON parser matches the type as written) */
 const graphqlJson = /^application\/(graphql\+)?json(;|,|$)/;
 
-/** The body as a JSON object Yoga can take parsed; undefined when Yoga should read the bytes itself (it answers their errors). */
+/**
+ * The body as a JSON object Yoga can take parsed; undefined when Yoga should read the bytes itself
+ * (it answers their errors). Its depth is checked with the parse, in one pass (parseJsonWithinDepth).
+ */
 function parsedObject(bytes: Buffer): object | undefined {
-  try {
-    const parsed: unknown = JSON.parse(bytes.toString('utf8'));
-    // an empty object or list would make Yoga read the (consumed) request stream instead
-    return parsed && typeof parsed === 'object' && Object.keys(parsed).length ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJsonWithinDepth(bytes.toString('utf8'));
+  // an empty object or list would make Yoga read the (consumed) request stream instead
+  return parsed && typeof parsed === 'object' && Object.keys(parsed).length ? parsed : undefined;
 }
+
+/** A body Yoga takes parsed: a POSTed GraphQL JSON body. */
+const takenParsed = (req: Request) => req.method === 'POST' && graphqlJson.test(req.headers['content-type'] ?? '');
 
 /** Express middleware for /graphql, before Yoga: bounds and keeps the body (`req.body`: the JSON object it holds, else its Buffer). */
 export function graphqlBody(maxBytes: number) {
@@ -30,7 +32,8 @@ export function graphqlBody(maxBytes: number) {
     type: () => true,
     limit: maxBytes,
     verify: (req, _res, bytes) => {
-      if (json.test(req.headers['content-type'] ?? '')) refuseDeepJson(bytes);
+      // one Yoga takes parsed is checked as it is parsed, below
+      if (json.test(req.headers['content-type'] ?? '') && !takenParsed(req as Request)) refuseDeepJson(bytes);
     },
   });
   return (req: Request, res: Response, next: NextFunction) => {
@@ -50,7 +53,13 @@ export function graphqlBody(maxBytes: number) {
         delete req.headers['content-encoding'];
         req.headers['content-length'] = String(req.body.length);
       }
-      if (req.method === 'POST' && Buffer.isBuffer(req.body) && graphqlJson.test(req.headers['content-type'] ?? '')) req.body = parsedObject(req.body) ?? req.body;
+      if (Buffer.isBuffer(req.body) && takenParsed(req)) {
+        try {
+          req.body = parsedObject(req.body) ?? req.body;
+        } catch (refused) {
+          return next(refused);
+        }
+      }
       next();
     });
   };

@@ -16,6 +16,8 @@ export interface OpenedAdapter {
   factory: SqlMigrationAwareDriverAdapterFactory;
   /** the connection beneath Prisma, for what Prisma cannot send (COPY, a bulk ingest's blobs) */
   raw: RawConnection;
+  /** the adapter the client connected last (statements sent through it are watched like the client's); undefined before it connects */
+  connected(): SqlQueryable | undefined;
   close(): Promise<void>;
 }
 
@@ -26,14 +28,16 @@ export type StatementListener = (sql: string) => void;
 
 /** The adapter is wrapped so that each statement is a span of the traced request that sent it, and told to `onStatement`. */
 export async function openAdapter(target: DatabaseTarget, onStatement?: StatementListener): Promise<OpenedAdapter> {
-  const watched = (factory: SqlMigrationAwareDriverAdapterFactory) => watchingStatements(factory, onStatement);
+  let last: SqlQueryable | undefined;
+  const watched = (factory: SqlMigrationAwareDriverAdapterFactory) => watchingStatements(factory, onStatement, (adapter) => (last = adapter));
+  const connected = () => last;
   if (target.kind === 'postgres') {
     const factory = new PrismaPg({ connectionString: target.url });
-    return { factory: watched(factory), raw: { kind: 'postgres', url: target.url }, close: async () => {} };
+    return { factory: watched(factory), raw: { kind: 'postgres', url: target.url }, connected, close: async () => {} };
   }
   if (!target.initialData) await prepareDataDir(target.dataDir);
   const pglite = await PGlite.create(target.dataDir, target.initialData ? { loadDataDir: target.initialData } : {});
-  return { factory: watched(new PrismaPGlite(pglite)), raw: { kind: 'pglite', pglite }, close: () => pglite.close() };
+  return { factory: watched(new PrismaPGlite(pglite)), raw: { kind: 'pglite', pglite }, connected, close: () => pglite.close() };
 }
 
 // A statement's shape for its span: literals (strings, numbers) become ?, so that no value a
@@ -80,7 +84,7 @@ function described(sql: string): Description {
  * client API (a model query, raw SQL, a transaction) sent it. A transaction's BEGIN and its end are
  * sent by the driver's own transaction object, so they are told here by name.
  */
-function watchingStatements(factory: SqlMigrationAwareDriverAdapterFactory, listener: StatementListener | undefined): SqlMigrationAwareDriverAdapterFactory {
+function watchingStatements(factory: SqlMigrationAwareDriverAdapterFactory, listener: StatementListener | undefined, onConnect: (adapter: SqlDriverAdapter) => void): SqlMigrationAwareDriverAdapterFactory {
   const wrapped = <T extends object>(inner: T, own: Record<string, unknown>): T =>
     new Proxy(inner, {
       get(target, name, receiver) {
@@ -113,7 +117,11 @@ function watchingStatements(factory: SqlMigrationAwareDriverAdapterFactory, list
       startTransaction: (isolationLevel?: IsolationLevel) => sent('BEGIN', async () => transaction(await inner.startTransaction(isolationLevel))),
     });
   return wrapped(factory, {
-    connect: async () => adapter(await factory.connect()),
+    connect: async () => {
+      const connected = adapter(await factory.connect());
+      onConnect(connected);
+      return connected;
+    },
     connectToShadowDb: async () => adapter(await factory.connectToShadowDb()),
   });
 }

@@ -3,6 +3,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PrismaClient, type Prisma } from './generated/client/client.ts';
 import { openAdapter, type DatabaseTarget, type RawConnection, type StatementListener } from './adapter.ts';
+import { registerConnectedAdapter } from './directRead.ts';
 import { applyAllInOneStep, applyPending, migrationChecksum, readMigrations } from './migrate.ts';
 import { seedReferenceData } from './seed.ts';
 
@@ -32,6 +33,8 @@ export async function openDatabase(target: DatabaseTarget, options: { migrate?: 
     ? new PrismaClient({ adapter: adapter.factory, log: [{ emit: 'event', level: 'query' }] })
     : new PrismaClient({ adapter: adapter.factory });
   rawConnections.set(prisma, adapter.raw);
+  // directRead sends through the adapter the client connected (its pool), connecting it first if need be
+  registerConnectedAdapter(prisma, { connected: async () => adapter.connected() ?? (await prisma.$connect(), adapter.connected()!), onQuery: options.onQuery });
   if (options.onQuery) {
     const onQuery = options.onQuery;
     (prisma as unknown as { $on(event: 'query', listener: (e: { query: string }) => void): void }).$on('query', (e) => onQuery(e.query));

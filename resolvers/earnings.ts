@@ -119,7 +119,7 @@ interface ReleaseFiling {
 export async function companyEarnings(reader: DataReader, cik: string): Promise<{ quarters: EarningsQuarter[]; statementsReason: string | null }> {
   const { prisma } = reader;
   const [bundle, filings, events] = await Promise.all([
-    companyStatements(reader, cik, 'quarterly', 400),
+    companyStatements(reader, cik, 'quarterly', 400, 'latest', false), // its lines' citations are not served
     prisma.filing.findMany({ where: { cik, items: { has: '2.02' }, form: { startsWith: '8-K' } }, select: { accessionNumber: true, form: true, filedAt: true, reportDate: true, items: true, primaryDocument: true }, orderBy: [{ orderedAt: 'asc' }] }),
     prisma.filingEvent.findMany({ where: { cik, type: 'results_of_operations' }, select: { accessionNumber: true, eventDate: true, filedAt: true, fromIndexOnly: true, data: true } }),
   ]);

@@ -7,6 +7,8 @@
 // sources, and reads by ticker cover every CIK the ticker has named.
 import type { DataReader } from '../derived/dataCache.ts';
 import type { PrismaClient } from '../prisma/db.ts';
+import { directRead } from '../prisma/directRead.ts';
+import { Prisma } from '../prisma/generated/client/client.ts';
 import { isoDay } from '../derived/citations.ts';
 
 export interface MatchSource {
@@ -47,16 +49,23 @@ export function tickerOf(value: string): string | null {
 
 /** Every CIK a ticker names, in any source, best first; empty when none does. */
 export async function tickerMatches(prisma: PrismaClient, ticker: string): Promise<Resolution[]> {
-  const [listings, submitters] = await Promise.all([
-    prisma.ticker.findMany({ where: { ticker }, select: { cik: true, source: true, seenAt: true } }),
-    prisma.entity.findMany({ where: { tickers: { has: ticker } }, select: { cik: true, updatedAt: true } }),
-  ]);
+  // One statement past the client's query engine (prisma/directRead.ts): the sources that name it,
+  // each CIK's latest filing with them (a read by ticker that nothing kept waits on its resolution).
+  const named = await directRead<{ cik: string; source: string; asOf: Date; lastFiledAt: Date | null }>(prisma, Prisma.sql`
+    SELECT m.cik, m.source, m."asOf", (SELECT max(f."filedAt") FROM "Filing" f WHERE f.cik = m.cik) AS "lastFiledAt"
+    FROM (
+      SELECT cik, source, "seenAt" AS "asOf", 0 AS listing FROM "Ticker" WHERE ticker = ${ticker}
+      UNION ALL
+      SELECT cik, 'submissions', "updatedAt", 1 FROM "Entity" WHERE tickers @> ARRAY[${ticker}]::text[]
+    ) m
+    ORDER BY m.listing, m.cik, m.source`);
   const sources = new Map<string, MatchSource[]>();
-  const add = (cik: string, source: MatchSource) => sources.set(cik, [...(sources.get(cik) ?? []), source]);
-  for (const l of listings) add(l.cik, { source: l.source, asOf: l.seenAt.toISOString() });
-  for (const e of submitters) add(e.cik, { source: 'submissions', asOf: e.updatedAt.toISOString() });
+  const activity = new Map<string, string | null>();
+  for (const n of named) {
+    sources.set(n.cik, [...(sources.get(n.cik) ?? []), { source: n.source, asOf: n.asOf.toISOString() }]);
+    activity.set(n.cik, isoDay(n.lastFiledAt));
+  }
   if (!sources.size) return [];
-  const activity = await lastFiled(prisma, [...sources.keys()]);
   // The CIK that filed most recently holds the ticker now; then the one more sources agree on.
   const ranked = [...sources.entries()]
     .map(([cik, from]) => ({ cik, from, last: activity.get(cik) ?? null }))

@@ -1,6 +1,7 @@
 // Facts, statements and segments of one company, read from the stored facts and the periods
 // derived/financials.ts built from them.
 import type { Db, PrismaClient } from '../prisma/db.ts';
+import { directRead } from '../prisma/directRead.ts';
 import type { DataReader } from '../derived/dataCache.ts';
 import { Prisma, type Fact } from '../prisma/generated/client/client.ts';
 import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
@@ -77,9 +78,9 @@ export type FactRow = Pick<Fact, 'cik' | 'taxonomy' | 'tag' | 'unit' | 'value' |
 
 /**
  * One statement for a series' facts, newest period first (ties: the later filing, then the
- * accession number, then the row), the filing's primary document joined in: written by hand, as
- * the client's query engine costs a read more than the database does. `page`: a page in the
- * database; without it, every fact of the tags.
+ * accession number, then the row), the filing's primary document joined in: written by hand and
+ * sent past the client's query engine (prisma/directRead.ts), which costs a read more than the
+ * database does. `page`: a page in the database; without it, every fact of the tags.
  */
 function readFacts(prisma: PrismaClient, cik: string, tags: { taxonomy: string; tag: string }[], filters: FactFilters, page?: { offset: number; take: number }): Promise<FactRow[]> {
   const conditions = [
@@ -95,12 +96,12 @@ function readFacts(prisma: PrismaClient, cik: string, tags: { taxonomy: string; 
     ...(filters.periodFrom ? [Prisma.sql`f."periodEnd" >= ${filters.periodFrom}::date`] : []),
     ...(filters.periodTo ? [Prisma.sql`f."periodEnd" <= ${filters.periodTo}::date`] : []),
   ];
-  return prisma.$queryRaw<FactRow[]>`
+  return directRead<FactRow>(prisma, Prisma.sql`
     SELECT f.cik, f.taxonomy, f.tag, f.unit, f.value, f."periodStart", f."periodEnd", f."isInstant", f.fy, f.fp, f.form, f.frame, f."accessionNumber", f."filedAt", f.dimensions,
       (SELECT d."primaryDocument" FROM "Filing" d WHERE d."accessionNumber" = f."accessionNumber") AS "primaryDocument"
     FROM "Fact" f WHERE ${Prisma.join(conditions, ' AND ')}
     ORDER BY f."periodEnd" DESC, f."filedAt" DESC, f."accessionNumber" DESC, f.id DESC
-    ${page ? Prisma.sql`LIMIT ${page.take} OFFSET ${page.offset}` : Prisma.empty}`;
+    ${page ? Prisma.sql`LIMIT ${page.take} OFFSET ${page.offset}` : Prisma.empty}`);
 }
 
 /**
@@ -109,12 +110,12 @@ function readFacts(prisma: PrismaClient, cik: string, tags: { taxonomy: string; 
  * first of its tags that reports it, so it is assembled from those tags' facts, then paged.
  */
 export async function factSeries(reader: DataReader, cik: string, filters: FactFilters) {
-  const { prisma, cache } = reader;
+  const { prisma } = reader;
   const [resolution, coverage] = await Promise.all([resolveCompanyTag(reader, cik, filters.tag), coverageOf(reader, cik)]);
   const empty = { resolution, facts: [] as FactRow[], hasMore: false, label: null as string | null, coverage };
   if (!resolution.tags.length) return empty;
   const [first] = resolution.tags;
-  const label = cache.data.memo(`label:${first!.taxonomy}:${first!.tag}`, async () => (await prisma.concept.findUnique({ where: { taxonomy_tag: { taxonomy: first!.taxonomy, tag: first!.tag } }, select: { label: true } }))?.label ?? null);
+  const label = conceptLabel(reader, cik, first!);
   let page: FactRow[];
   // A period's length is not a column: a series filtered by it is read whole (one company's tag) and paged here.
   const byLength = filters.duration && filters.duration !== 'instant' ? filters.duration : null;
@@ -126,6 +127,24 @@ export async function factSeries(reader: DataReader, cik: string, filters: FactF
     page = stitchByPeriod(all, resolution.tags).slice(filters.offset, filters.offset + filters.limit + 1);
   }
   return { resolution, facts: page.slice(0, filters.limit), hasMore: page.length > filters.limit, label: await label, coverage };
+}
+
+/**
+ * The label of a concept the company reports, from the labels of all its concepts, read together
+ * and kept like its concept summaries: a read of facts across many tags then sends no statement
+ * for a label. A tag outside them (none the resolution gives) is read on its own.
+ */
+async function conceptLabel(reader: DataReader, cik: string, concept: { taxonomy: string; tag: string }): Promise<string | null> {
+  const labels = await reader.cache.data.memo(`labels:${cik}`, async () => {
+    const rows = await directRead<{ taxonomy: string; tag: string; label: string | null }>(
+      reader.prisma,
+      Prisma.sql`SELECT DISTINCT cc.taxonomy, cc.tag, c.label FROM "CompanyConcept" cc LEFT JOIN "Concept" c ON c.taxonomy = cc.taxonomy AND c.tag = cc.tag WHERE cc.cik = ${cik} AND NOT cc."hasDimensions"`,
+    );
+    return new Map(rows.map((row) => [`${row.taxonomy}:${row.tag}`, row.label]));
+  });
+  const key = `${concept.taxonomy}:${concept.tag}`;
+  if (labels.has(key)) return labels.get(key)!;
+  return reader.cache.data.memo(`label:${key}`, async () => (await reader.prisma.concept.findUnique({ where: { taxonomy_tag: concept }, select: { label: true } }))?.label ?? null);
 }
 
 /** Each period (start, end, unit) from the first tag, in preference order, that reports it. */
@@ -163,16 +182,55 @@ export function financialsProfile({ prisma, cache }: DataReader, cik: string) {
   });
 }
 
-/** A company's statements: stored periods read, newest first, as many as asked. */
-export async function companyStatements(reader: DataReader, cik: string, period: 'annual' | 'quarterly', limit: number, asReported: AsReported = 'latest') {
-  const { prisma } = reader;
-  const profile = await financialsProfile(reader, cik);
-  const [rows, coverage] = await Promise.all([
-    prisma.statementPeriod.findMany({ where: { cik, basis: period, asReported }, orderBy: { periodEnd: 'desc' }, take: limit, select: { body: true } }),
-    coverageOf(reader, cik),
-  ]);
-  const bundle: StatementBundle = { period, asReported, taxonomy: profile.taxonomy as StatementBundle['taxonomy'], currency: profile.currency, periods: rows.map((r) => r.body as unknown as StatementPeriod) };
-  return { ...bundle, coverage, emptyReason: bundle.periods.length ? null : await whyNoPeriods(prisma, cik, period, coverage.facts) };
+/** What a statements read reads, in one row: the profile, what is held of the company's facts, the periods, and what their values cite. */
+interface StoredStatements {
+  taxonomy: string | null;
+  currency: string | null;
+  /** null when no profile is stored */
+  version: number | null;
+  facts: number;
+  latestFiledAt: Date | null;
+  periods: StatementPeriod[];
+  /** each cited filing: its primary document (null when not known); null when not asked for */
+  documents: Record<string, string | null> | null;
+}
+
+/**
+ * One statement for a statements read, past the client's query engine (prisma/directRead.ts): a
+ * first read after an ingest keeps nothing, and each statement more is a round trip more. `cited`: also the primary documents of the filings the
+ * lines' sources cite (`body.<statement>.<line>.<source>.accessionNumber`).
+ */
+async function readStoredStatements(prisma: PrismaClient, cik: string, period: 'annual' | 'quarterly', limit: number, asReported: AsReported, cited: boolean): Promise<StoredStatements> {
+  const [row] = await directRead<StoredStatements>(prisma, Prisma.sql`
+    WITH periods AS (
+      SELECT "periodEnd", body FROM "StatementPeriod" WHERE cik = ${cik} AND basis = ${period} AND "asReported" = ${asReported} ORDER BY "periodEnd" DESC LIMIT ${limit}
+    )
+    SELECT p.taxonomy, p.currency, p.version, c.facts, c."latestFiledAt",
+      (SELECT coalesce(json_agg(body ORDER BY "periodEnd" DESC), '[]') FROM periods) AS periods,
+      ${cited ? Prisma.sql`(SELECT json_object_agg(a.accession, f."primaryDocument") FROM (SELECT DISTINCT jsonb_path_query(body, 'lax $.*.*.*.accessionNumber') #>> '{}' AS accession FROM periods) a
+        LEFT JOIN "Filing" f ON f."accessionNumber" = a.accession)` : Prisma.sql`NULL::json`} AS documents
+    FROM (SELECT coalesce(sum("factCount"), 0)::int AS facts, max("lastFiledAt") AS "latestFiledAt" FROM "CompanyConcept" WHERE cik = ${cik}) c
+    LEFT JOIN "StatementProfile" p ON p.cik = ${cik}`);
+  return row!;
+}
+
+/**
+ * A company's statements: stored periods read, newest first, as many as asked. `cited` (the
+ * default): with the primary document of each filing their values cite, kept like the ones
+ * derived/citations.ts reads, so that their citations need no read of their own.
+ */
+export async function companyStatements(reader: DataReader, cik: string, period: 'annual' | 'quarterly', limit: number, asReported: AsReported = 'latest', cited = true) {
+  const { prisma, cache } = reader;
+  let stored = await readStoredStatements(prisma, cik, period, limit, asReported, cited);
+  if (stored.version !== statementRulesVersion) {
+    await financialsProfile(reader, cik); // builds the periods with the current rules
+    stored = await readStoredStatements(prisma, cik, period, limit, asReported, cited);
+  }
+  const coverage = await cache.data.memo(`coverage:${cik}`, async () => ({ facts: stored.facts, latestFiledAt: isoDay(stored.latestFiledAt) }));
+  const documents = new Map(Object.entries(stored.documents ?? {}));
+  await cache.data.memoEach([...documents.keys()].map((accession) => `document:${accession}`), async () => new Map([...documents].map(([accession, document]) => [`document:${accession}`, document])), null);
+  const bundle: StatementBundle = { period, asReported, taxonomy: stored.taxonomy as StatementBundle['taxonomy'], currency: stored.currency, periods: stored.periods };
+  return { ...bundle, coverage, documents, emptyReason: bundle.periods.length ? null : await whyNoPeriods(prisma, cik, period, coverage.facts) };
 }
 
 /** Why a statement bundle has no periods: said, never left to be read as "nothing was reported". */

@@ -2,6 +2,7 @@
 import { requireDataAccess } from '../resolvers/access.ts';
 import { citationKey, citationUrl, documentCitations, documentsHeld } from '../derived/citations.ts';
 import type { DataReader } from '../derived/dataCache.ts';
+import type { Context } from '../resolvers/context.ts';
 import { companySegments, companyStatements, factDurations, factDurationTable, factSeries, factsCursor, factsOffset, type FactDuration as Duration, type FactRow } from '../resolvers/financials.ts';
 import type { SegmentAxis, SegmentMember, SegmentPeriod, SegmentReport } from '../derived/segments.ts';
 import type { FactSource, StatementBundle, StatementLine, StatementPeriod } from '../derived/statements.ts';
@@ -172,6 +173,14 @@ const FactSeries = builder.objectRef<Awaited<ReturnType<typeof factSeries>> & { 
   }),
 });
 
+/** The statements field's read, which the REST door also builds its answer from without executing the field (catalogue/statementsData.ts). */
+export async function readStatements(ctx: Context, args: { ticker?: string | null; cik?: string | null; period?: string | null; limit?: number | null; asReported?: 'latest' | 'first' | null }) {
+  requireDataAccess(ctx);
+  const cik = await requireCik(ctx, args);
+  const period = args.period === 'quarterly' ? 'quarterly' : 'annual';
+  return { ...(await companyStatements(ctx, cik, period, Math.min(Math.max(args.limit ?? 4, 1), 40), args.asReported ?? 'latest')), cik };
+}
+
 const asReportedDescription =
   'Which version of a restated value the statements show: `latest` (default; a later filing\'s restatement replaces the value first filed, which stays in `restatedFrom`) or `first` (each value as first filed, what was known then; a later restatement is in `restatedTo`). A refinement that agrees at the first value\'s precision (4,462,383,000 then 4,462,400,000) is not a restatement in either: the more precise figure stands.';
 
@@ -220,12 +229,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ defaultValue: 4 }),
       asReported: t.arg({ type: AsReportedEnum, defaultValue: 'latest', description: asReportedDescription }),
     },
-    resolve: async (_root, args, ctx) => {
-      requireDataAccess(ctx);
-      const cik = await requireCik(ctx, args);
-      const period = args.period === 'quarterly' ? 'quarterly' : 'annual';
-      return { ...(await companyStatements(ctx, cik, period, Math.min(Math.max(args.limit ?? 4, 1), 40), args.asReported ?? 'latest')), cik };
-    },
+    resolve: (_root, args, ctx) => readStatements(ctx, args),
   }),
   segments: t.field({
     type: Segments,

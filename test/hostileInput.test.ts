@@ -90,7 +90,9 @@ describe('deeply nested JSON', () => {
   });
 
   it('is 400 invalid_json at /graphql, in the error envelope, before GraphQL reads it', async () => {
-    for (const raw of [deep, `{"query":"{ __typename }","variables":{"v":${deep}}}`]) {
+    // one level past the limit (the body and its variables are two), and a deep body that is not JSON at all
+    const justPast = '['.repeat(maxJsonDepth - 1) + ']'.repeat(maxJsonDepth - 1);
+    for (const raw of [deep, `{"query":"{ __typename }","variables":{"v":${deep}}}`, `{"query":"{ __typename }","variables":{"v":${justPast}}}`, unclosed]) {
       expectEnvelope(await graphql(raw), 400, 'invalid_json');
     }
     const viaGet = await call(t, 'GET', `/graphql?query=${encodeURIComponent('{ __typename }')}&variables=${encodeURIComponent(`{"v":${'['.repeat(1000)}${']'.repeat(1000)}}`)}`, { key, headers: { accept: 'application/json' } });

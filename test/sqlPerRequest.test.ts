@@ -110,6 +110,14 @@ describe('SQL per uncached facts request', () => {
     }
   });
 
+  it('another tag of a company already read: one statement, its label kept with the company\'s others', async () => {
+    const { key, keyId } = await orgWithKey(t, 'sql per request, another tag', 'team');
+    await warm(rest(key, 6), keyId);
+    const { sent: statements, body } = await statementsOf(() => call(t, 'GET', `/v1/facts?cik=${cik}&tag=NetIncomeLoss&form=10-K&limit=4`, { key }));
+    expect(body.facts).toHaveLength(4);
+    expectOnlyTheData(statements);
+  });
+
   it('a kept answer sends none', async () => {
     const { key, keyId } = await orgWithKey(t, 'sql per request, kept', 'team');
     await warm(rest(key, 2), keyId);

@@ -4,6 +4,7 @@ import { FactsDocument, SegmentsDocument, StatementsDocument, type LineFieldsFra
 import { cikParam, coverage, coverageSchema, dateParam, oneOfRequired, tickerParam, type View } from '../dataParams.ts';
 import { operationRoute, pageParams, viewParam } from '../route.ts';
 import { factDurations, factDurationTable } from '../../resolvers/financials.ts';
+import { statementsData } from '../statementsData.ts';
 
 /** The graph names a duration in words (an enum value cannot start with a digit). */
 
@@ -182,6 +183,7 @@ export const financialRoutes = [
     }),
     errors: ['entity_not_found'],
     operation: StatementsDocument,
+    data: statementsData,
     variables: ({ query }) => ({ ticker: query.ticker ?? null, cik: query.cik ?? null, period: query.period, limit: query.limit, asReported: query.as_reported }),
   }).reshape(({ statements: s }, meta, { query }) => ({
     object: 'statement_bundle',
