@@ -1,7 +1,8 @@
 // `npm start` and `npm run ids` run compiled JavaScript: one bundle each of our own code (packages
 // stay in node_modules), built in about a second. Plain .mjs, so that it needs no TypeScript loader.
 // The analytics worker threads load a bundle of their own, dist/analytics-worker.js, which
-// resolvers/analytics/pool.ts finds beside the bundle it runs in.
+// resolvers/analytics/pool.ts finds beside the bundle it runs in; the startup ingest's thread on
+// PostgreSQL, dist/ingest-worker.js (server/ingestThread.ts).
 // Each file is written aside and renamed into place, so a process starting while another builds
 // never reads half a bundle. Nothing is built when nothing it is made from changed since the last
 // build (a hash of the sources, milliseconds): every `npm start` and `npm run ids` runs this.
@@ -15,7 +16,7 @@ import { filesUnder, hashFiles, readStamp, writeStamp } from './stamp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sourceFolders = ['core', 'prisma', 'subscriptions', 'ingest', 'derived', 'resolvers', 'schema', 'catalogue', 'rest', 'graphql', 'workers', 'server'];
-const bundles = { main: 'server/main.ts', cli: 'server/cli.ts', 'analytics-worker': 'resolvers/analytics/worker.ts' };
+const bundles = { main: 'server/main.ts', cli: 'server/cli.ts', 'analytics-worker': 'resolvers/analytics/worker.ts', 'ingest-worker': 'server/ingestWorker.ts' };
 const stamp = path.join(root, 'dist', '.server-build-stamp');
 
 const inputs = [fileURLToPath(import.meta.url), path.join(root, 'package-lock.json'), path.join(root, 'tsconfig.json')];

@@ -1,14 +1,16 @@
 // On `npm start` with an empty database (no ingest has ever finished): ingest from IDS_DATA_DIR,
 // else from ../shared/data when it exists, else from the SEC for a small watchlist when a
 // User-Agent is configured; otherwise start empty and say in one line how to ingest. It runs
-// after the server listens; the service answers meanwhile (on the embedded database, a request
-// may wait for the document being written).
+// after the server listens; the service answers meanwhile (on PostgreSQL the ingest has a thread
+// and connections of its own, ingestThread.ts; on the embedded database, a request may wait for
+// the document being written).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ingestProgress } from '../ingest/progress.ts';
 import { runIngest, summaryLine } from '../ingest/run.ts';
 import { sourceFor } from '../ingest/sources/index.ts';
 import type { Services } from '../resolvers/context.ts';
+import { ingestInThread } from './ingestThread.ts';
 
 export const defaultWatchlist = ['AAPL', 'MSFT', 'NVDA'];
 
@@ -39,7 +41,8 @@ export async function autoIngest(services: Services, env: NodeJS.ProcessEnv = pr
   try {
     // One line redrawn on a terminal; in the log, a line every 5 s, when the output is not one.
     const progress = ingestProgress({ logger, terminal: process.stderr.isTTY ? process.stderr : undefined });
-    const summary = await runIngest(services, sourceFor(plan, services), progress);
+    const database = services.config.database;
+    const summary = database.kind === 'postgres' ? await ingestInThread(services, database.url, plan, progress) : await runIngest(services, sourceFor(plan, services), progress);
     logger.info({ summary }, summaryLine(summary));
   } catch (error) {
     logger.error({ err: error }, 'startup ingest stopped');
