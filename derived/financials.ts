@@ -2,7 +2,7 @@
 // periods: at ingest, when its facts change, and on a read that finds them missing or built by
 // older rules. The building itself is pure (statements.ts, segments.ts, concepts.ts).
 import type { Db } from '../prisma/db.ts';
-import type { Fact } from '../prisma/generated/client/client.ts';
+import { Prisma, type Fact } from '../prisma/generated/client/client.ts';
 import { insertRows, type Columns } from '../prisma/unnestInsert.ts';
 import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
 import { lineItems } from './concepts.ts';
@@ -67,9 +67,7 @@ export const statementRulesVersion = 4;
  * changes its facts, and on a read that finds none or finds them built by older rules.
  */
 export async function materializeFinancials(db: Db, cik: string) {
-  // Statement lines read the consolidated facts of these tags; segments, their dimensional ones.
-  const rows = await db.fact.findMany({ where: { cik, tag: { in: statementTags } } });
-  const facts = rows.map(toFactRecord);
+  const facts = await statementFacts(db, cik);
   const bases = (['annual', 'quarterly'] as const).flatMap((basis) =>
     (['latest', 'first'] as const).map((asReported) => buildStatements(facts, { period: basis, asReported, limit: Number.MAX_SAFE_INTEGER })),
   );
@@ -96,6 +94,18 @@ export async function materializeFinancials(db: Db, cik: string) {
 
   const profile = { taxonomy: bases[0]!.taxonomy, currency: bases[0]!.currency, version: statementRulesVersion, builtAt: new Date() };
   await db.statementProfile.upsert({ where: { cik }, create: { cik, ...profile }, update: profile });
-  return { profile, statementFacts: rows.length };
+  return { profile, statementFacts: facts.length };
+}
+
+/**
+ * The facts statement lines read (consolidated, of these tags) and segments read (dimensional),
+ * as records: one statement written by hand, days as text, at a quarter of the cost of the
+ * client's findMany and its row objects.
+ */
+async function statementFacts(db: Db, cik: string): Promise<FactRecord[]> {
+  return db.$queryRaw<FactRecord[]>(Prisma.sql`
+    SELECT "cik", "taxonomy", "tag", "unit", "value", "periodStart"::text AS "periodStart", "periodEnd"::text AS "periodEnd", "isInstant", "fy", "fp", "form", "frame",
+      "accessionNumber", "filedAt"::text AS "filedAt", "dimensions", "decimals"
+    FROM "Fact" WHERE "cik" = ${cik} AND "tag" = ANY(${statementTags}::text[])`);
 }
 

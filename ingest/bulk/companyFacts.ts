@@ -7,7 +7,7 @@ import { factKey } from '../load/facts.ts';
 import type { BulkSession } from './connection.ts';
 import { copyField } from './copyText.ts';
 import { recordBulkEvents } from './events.ts';
-import type { LoadContext, LoadedMember, PreparedMember } from './member.ts';
+import { conceptKey, type LoadContext, type LoadedMember, type PreparedMember } from './member.ts';
 import { factColumnList, factColumns } from './staging.ts';
 
 const source = 'companyfacts';
@@ -98,18 +98,20 @@ async function loadCompanyFacts(session: BulkSession, context: LoadContext, enti
   const added = await insertFacts(session, context, facts);
   // After the facts, in one order: a concept another member's transaction is inserting too (every
   // company cites us-gaap's) waits for that transaction's commit, which is then moments away, and
-  // two such waits never cross.
-  const sorted = [...concepts].sort((a, b) => (a.taxonomy < b.taxonomy ? -1 : a.taxonomy > b.taxonomy ? 1 : a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
-  const [conceptsWritten] = await session.query<{ n: number }>(
-    `WITH written AS (
-       INSERT INTO "Concept" ("taxonomy", "tag", "label", "description")
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING RETURNING 1
-     ) SELECT count(*)::int AS n FROM written`,
-    [sorted.map((c) => c.taxonomy), sorted.map((c) => c.tag), sorted.map((c) => c.label), sorted.map((c) => c.description)],
-  );
+  // two such waits never cross. Concepts an earlier load of the run wrote are not sent again.
+  const sorted = concepts.filter((c) => !context.conceptsHeld.has(conceptKey(c))).sort((a, b) => (a.taxonomy < b.taxonomy ? -1 : a.taxonomy > b.taxonomy ? 1 : a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
+  const [conceptsWritten] = sorted.length
+    ? await session.query<{ n: number }>(
+        `WITH written AS (
+           INSERT INTO "Concept" ("taxonomy", "tag", "label", "description")
+           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING RETURNING 1
+         ) SELECT count(*)::int AS n FROM written`,
+        [sorted.map((c) => c.taxonomy), sorted.map((c) => c.tag), sorted.map((c) => c.label), sorted.map((c) => c.description)],
+      )
+    : [];
   const factsWritten = added.reduce((sum, a) => sum + a.n, 0);
   const records = Number(conceptsWritten?.n ?? 0) + factsWritten;
   const events = await recordBulkEvents(session, added.map((a) => ({ type: 'facts.added', payload: { cik: a.cik, accessionNumbers: a.accessions, source } })));
   // what loadFacts rebuilds when it wrote anything: the company's summaries, statements and dilution inputs
-  return { records, rowsWritten: factsWritten, events, derived: records > 0 ? 'facts' : null };
+  return { records, rowsWritten: factsWritten, events, derived: records > 0 ? 'facts' : null, concepts: sorted.map(conceptKey) };
 }

@@ -6,7 +6,7 @@
 // The members waiting for it are the IngestItem rows marked 'loaded' or 'loaded:signals' (by this
 // run or by one that was killed); a batch's derived rows, its signal.added events and the
 // 'ingested' mark of its members commit together, and the events are published after the commit.
-import type { PrismaClient } from '../../prisma/db.ts';
+import { rawConnectionOf, type PrismaClient } from '../../prisma/db.ts';
 import { chunks } from '../../core/rows.ts';
 import { materializeFinancials } from '../../derived/financials.ts';
 import { materializeDilution } from '../../derived/dilution/materialize.ts';
@@ -58,29 +58,42 @@ export async function buildDerived(prisma: PrismaClient, bus: EventBus): Promise
   let facts = 0;
   let signals = 0;
   const companies = [...byCompany.keys()];
-  for (const batch of chunks(companies, batchSize)) {
-    const withFacts = batch.filter((cik) => byCompany.get(cik)!.facts);
-    const rebuilt = batch.filter((cik) => byCompany.get(cik)!.rebuild);
-    const { summarised, announced } = await prisma.$transaction(
-      async (tx) => {
-        let summarised = 0;
-        if (withFacts.length) {
-          await summariseConcepts(tx, withFacts);
-          const [row] = await tx.$queryRaw<{ n: number }[]>`SELECT coalesce(sum("factCount"), 0)::int AS n FROM "CompanyConcept" WHERE "cik" = ANY(${withFacts}::text[])`;
-          summarised = Number(row?.n ?? 0);
-          for (const cik of withFacts) await materializeFinancials(tx, cik);
-        }
-        if (rebuilt.length) await materializeDilution(tx, rebuilt);
-        const announced = await announceNew(tx, await computeSignals(tx, batch));
-        const keys = batch.flatMap((cik) => byCompany.get(cik)!.keys);
-        await tx.ingestItem.updateMany({ where: { sourceKey: { in: keys }, status: { in: [rebuildStatus, signalsStatus] } }, data: { status: 'ingested' } });
-        return { summarised, announced };
-      },
-      { timeout: batchTransactionMs, maxWait: batchTransactionMs },
-    );
-    await publishAll(bus, announced);
-    facts += summarised;
-    signals += announced.length;
-  }
+  const queue = chunks(companies, batchSize);
+  const buildBatches = async () => {
+    for (let next = queue.next(); !next.done; next = queue.next()) {
+      const { summarised, announced } = await buildBatch(prisma, next.value, byCompany);
+      await publishAll(bus, announced);
+      facts += summarised;
+      signals += announced.length;
+    }
+  };
+  // On PostgreSQL two batches are built side by side (their companies are disjoint, and a signal
+  // two of them share is marked announced in one order by both): one's statements are computed
+  // while the other's rows are written. The embedded database has one
+  // connection, and takes one transaction at a time.
+  const builders = rawConnectionOf(prisma).kind === 'postgres' ? 2 : 1;
+  await Promise.all(Array.from({ length: builders }, buildBatches));
   return { companies: companies.length, facts, signals, seconds: (performance.now() - started) / 1000 };
+}
+
+async function buildBatch(prisma: PrismaClient, batch: string[], byCompany: Map<string, { facts: boolean; rebuild: boolean; keys: string[] }>) {
+  const withFacts = batch.filter((cik) => byCompany.get(cik)!.facts);
+  const rebuilt = batch.filter((cik) => byCompany.get(cik)!.rebuild);
+  return prisma.$transaction(
+    async (tx) => {
+      let summarised = 0;
+      if (withFacts.length) {
+        await summariseConcepts(tx, withFacts);
+        const [row] = await tx.$queryRaw<{ n: number }[]>`SELECT coalesce(sum("factCount"), 0)::int AS n FROM "CompanyConcept" WHERE "cik" = ANY(${withFacts}::text[])`;
+        summarised = Number(row?.n ?? 0);
+        for (const cik of withFacts) await materializeFinancials(tx, cik);
+      }
+      if (rebuilt.length) await materializeDilution(tx, rebuilt);
+      const announced = await announceNew(tx, await computeSignals(tx, batch));
+      const keys = batch.flatMap((cik) => byCompany.get(cik)!.keys);
+      await tx.ingestItem.updateMany({ where: { sourceKey: { in: keys }, status: { in: [rebuildStatus, signalsStatus] } }, data: { status: 'ingested' } });
+      return { summarised, announced };
+    },
+    { timeout: batchTransactionMs, maxWait: batchTransactionMs },
+  );
 }

@@ -11,11 +11,18 @@ export interface NewEvent {
 
 export async function recordBulkEvents(session: BulkSession, events: NewEvent[]): Promise<BusEvent[]> {
   if (!events.length) return [];
-  const rows = await session.query<{ seq: string; id: string; type: string; payload: unknown; createdAt: string }>(
+  const written = events.map((e) => ({ id: newId('evt'), type: e.type, payload: e.payload }));
+  // one JSON document for them all, taken apart by the database: no array literal to escape and
+  // nothing sent back but what the event log adds (sequence number, time)
+  const rows = await session.query<{ id: string; seq: string; createdAt: string }>(
     `INSERT INTO "Event" ("id", "type", "orgId", "payload")
-     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::jsonb[])
-     RETURNING "seq"::text AS "seq", "id", "type", "payload", to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`,
-    [events.map(() => newId('evt')), events.map((e) => e.type), events.map(() => null), events.map((e) => JSON.stringify(e.payload))],
+     SELECT e->>'id', e->>'type', NULL, e->'payload' FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, n) ORDER BY n
+     RETURNING "id", "seq"::text AS "seq", to_char("createdAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`,
+    [JSON.stringify(written)],
   );
-  return rows.map((row) => ({ id: row.id, seq: row.seq, type: row.type, orgId: null, payload: (typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload) as BusEvent['payload'], createdAt: row.createdAt }));
+  const logged = new Map(rows.map((row) => [row.id, row]));
+  return written.map((e) => {
+    const row = logged.get(e.id)!;
+    return { id: e.id, seq: row.seq, type: e.type, orgId: null, payload: e.payload as BusEvent['payload'], createdAt: row.createdAt };
+  });
 }

@@ -20,6 +20,8 @@ export interface LoadedMember {
   /** canonical events written in the transaction, published after it commits */
   events: BusEvent[];
   derived: PendingDerived;
+  /** concepts (taxonomy and tag, as conceptKey makes them) the member's transaction made sure of */
+  concepts?: string[];
 }
 
 /** What the run knows that a member's load may rely on. */
@@ -29,7 +31,11 @@ export interface LoadContext {
    * company's facts are held but those of this run's own members, one member per company.
    */
   firstFactLoad: boolean;
+  /** concepts known to be held: written by an earlier load of this run that has committed */
+  conceptsHeld: Set<string>;
 }
+
+export const conceptKey = (c: { taxonomy: string; tag: string }) => `${c.taxonomy}:${c.tag}`;
 
 export interface PreparedMember {
   cik: string | null;

@@ -1,11 +1,12 @@
 // A bulk ingest of the SEC's nightly archives (submissions.zip, companyfacts.zip) in a folder.
-// Each member is one transaction: its rows, copied through a staging table, and its IngestItem
-// done-mark commit together, so a run killed at any point is resumed by running it again (the
-// members done are skipped as unchanged, by name and digest). The member after the one being
-// written is read and parsed meanwhile. On PostgreSQL two connections write companyfacts members
-// side by side (a company's facts conflict with no other's; COPY keeps one server process busy);
-// submissions members, whose filings can be shared by co-registrants, are written one at a time.
-// Derived data is built after the load (./derived.ts).
+// Each load is one transaction: a companyfacts member, or a batch of submissions members (most
+// are small; a batch is written set-wise, in a handful of statements). Its rows, copied through a
+// staging table, and the IngestItem done-marks of its members commit together, so a run killed at
+// any point is resumed by running it again (the members done are skipped as unchanged, by name and
+// digest). The next load is read and parsed while one is written. On PostgreSQL two connections
+// write companyfacts members side by side (a company's facts conflict with no other's; COPY keeps
+// one server process busy); submissions, whose filings can be shared by co-registrants, are
+// written one load at a time. Derived data is built after the load (./derived.ts).
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -16,17 +17,17 @@ import type { Logger } from '../../core/logger.ts';
 import type { EventBus } from '../../subscriptions/bus.ts';
 import { publishAll } from '../../subscriptions/events.ts';
 import { dataChangedNotice } from '../../derived/dataCache.ts';
-import { openArchive, type Archive } from './archive.ts';
+import { openArchive, type Archive, type ArchiveMember } from './archive.ts';
 import { openBulkConnection, type BulkConnection } from './connection.ts';
 import { prepareCompanyFacts } from './companyFacts.ts';
 import { buildDerived, pendingStatus, type DerivedSummary } from './derived.ts';
 import { archiveName, bulkKinds, memberKey, type BulkKind } from './keys.ts';
-import type { PreparedMember } from './member.ts';
+import type { LoadContext, PendingDerived, PreparedMember } from './member.ts';
 import type { BulkProgress } from './progress.ts';
 import { createStagingTables } from './staging.ts';
 import { deferFactIndexesIfEmpty, restoreFactIndexes } from './factIndexes.ts';
 import { runRowWriter } from '../runRow.ts';
-import { prepareSubmissions } from './submissions.ts';
+import { loadSubmissions, prepareSubmissions, type LoadedSubmissions, type PreparedSubmissions } from './submissions.ts';
 
 export interface BulkSummary {
   runId: string;
@@ -59,7 +60,10 @@ interface Deps {
 type Prepared =
   | { key: string; kind: BulkKind; size: number; sha256: string; outcome: 'skipped' }
   | { key: string; kind: BulkKind; size: number; sha256: string; outcome: 'failed'; reason: string }
-  | { key: string; kind: BulkKind; size: number; sha256: string; outcome: 'prepared'; member: PreparedMember };
+  | { key: string; kind: 'companyfacts'; size: number; sha256: string; outcome: 'prepared'; member: PreparedMember }
+  | PreparedSubmissionsItem;
+
+type PreparedSubmissionsItem = { key: string; kind: 'submissions'; size: number; sha256: string; outcome: 'prepared'; member: PreparedSubmissions };
 
 export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkProgress): Promise<BulkSummary> {
   const { prisma, bus, logger } = deps;
@@ -86,15 +90,25 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
     for (const writer of writers) await createStagingTables(writer);
     // indexes (and the foreign key) a killed first load left unbuilt are built before anything is written by company
     await restoreFactIndexes(connection);
-    const context = { firstFactLoad: present.includes('companyfacts') && (await deferFactIndexesIfEmpty(connection)) };
+    const context: LoadContext = { firstFactLoad: present.includes('companyfacts') && (await deferFactIndexesIfEmpty(connection)), conceptsHeld: new Set() };
     const previous = await previousItems(prisma);
 
     let bytesDone = 0;
     let anyWritten = false;
     let lastDone = performance.now();
     const inFlight = byteBudget(membersInFlightBytes);
-    const items = lookahead(prepareAll(archives, previous, inFlight));
+    const batches = lookahead(prepareAll(archives, previous, inFlight));
     const oneAtATime = serialLane();
+    const counted = (item: Prepared, loaded: { records: number; rowsWritten: number }) => {
+      anyWritten ||= loaded.records > 0;
+      summary.written++;
+      summary.records += loaded.records;
+      if (item.kind === 'companyfacts') summary.factRows += loaded.rowsWritten;
+      else summary.filingRows += loaded.rowsWritten;
+    };
+    const mark = (item: Prepared & { outcome: 'prepared' }, loaded: { records: number; derived: PendingDerived }): ItemMark => ({
+      sourceKey: item.key, kind: item.kind, sha256: item.sha256, status: loaded.derived ? pendingStatus(loaded.derived) : 'ingested', records: loaded.records, runId: run.id,
+    });
     const write = async (writer: BulkConnection, item: Prepared) => {
       if (item.outcome === 'skipped') summary.skipped++;
       else if (item.outcome === 'failed') {
@@ -104,36 +118,53 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
         try {
           const loaded = await writer.transaction(async (session) => {
             const result = await item.member.load(session, context);
-            await markItem(session, { sourceKey: item.key, kind: item.kind, sha256: item.sha256, status: result.derived ? pendingStatus(result.derived) : 'ingested', records: result.records, runId: run.id });
+            await markItems(session, [mark(item, result)]);
             return result;
           });
-          // Caches of ingested data on every instance are dropped once the member has committed.
+          for (const concept of loaded.concepts ?? []) context.conceptsHeld.add(concept);
+          // Its events reach live subscribers once the member has committed. Cached reads catch up
+          // within their time to live, and are dropped on every instance when the run ends (data.changed).
           await publishAll(bus, loaded.events);
-          anyWritten ||= loaded.records > 0;
-          summary.written++;
-          summary.records += loaded.records;
-          if (item.kind === 'companyfacts') summary.factRows += loaded.rowsWritten;
-          else summary.filingRows += loaded.rowsWritten;
+          counted(item, loaded);
         } catch (error) {
           await recordFailure(writer, run.id, item.key, item.kind, item.sha256, firstLine(error), logger);
           summary.failed++;
         }
       }
     };
+    // Submissions members written together; should that fail, each is written on its own, so
+    // that only the member at fault is recorded as failed.
+    const writeTogether = async (writer: BulkConnection, batch: PreparedSubmissionsItem[]) => {
+      let loaded: LoadedSubmissions;
+      try {
+        loaded = await writer.transaction(async (session) => {
+          const result = await loadSubmissions(session, batch.map((item) => item.member));
+          await markItems(session, batch.map((item, i) => mark(item, result.members[i]!)));
+          return result;
+        });
+      } catch (error) {
+        logger.warn({ members: batch.length, reason: firstLine(error) }, 'bulk ingest: members written together failed; writing each on its own');
+        for (const item of batch) await write(writer, item);
+        return;
+      }
+      await publishAll(bus, loaded.events);
+      batch.forEach((item, i) => counted(item, loaded.members[i]!));
+    };
     let stopped = false;
     await Promise.all(
       writers.map(async (writer) => {
         try {
-          for (let next = await items.next(); !next.done && !stopped; next = await items.next()) {
-            const item = next.value;
-            summary.read++;
+          for (let next = await batches.next(); !next.done && !stopped; next = await batches.next()) {
+            const batch = next.value;
+            summary.read += batch.length;
             try {
-              await (item.kind === 'companyfacts' ? write(writer, item) : oneAtATime(() => write(writer, item)));
+              if (batch.length > 1) await oneAtATime(() => writeTogether(writer, batch as PreparedSubmissionsItem[]));
+              else await (batch[0]!.kind === 'companyfacts' ? write(writer, batch[0]!) : oneAtATime(() => write(writer, batch[0]!)));
             } finally {
-              inFlight.release(item.size);
+              for (const item of batch) inFlight.release(item.size);
             }
-            bytesDone += item.size;
-            summary.archiveSeconds[item.kind] += (performance.now() - lastDone) / 1000;
+            for (const item of batch) bytesDone += item.size;
+            summary.archiveSeconds[batch[0]!.kind] += (performance.now() - lastDone) / 1000;
             lastDone = performance.now();
             progress?.update({ filesDone: summary.read, bytesDone, rows: summary.factRows + summary.filingRows });
             await runRow.progress(counts());
@@ -172,35 +203,62 @@ async function previousItems(prisma: PrismaClient): Promise<Map<string, { sha256
 }
 
 /**
- * Every member read, digested and parsed, in load order; an unchanged one is skipped unparsed.
- * A member is read once the members read and not yet written leave room for it in `inFlight`.
+ * Every member read, digested and parsed, in load order, in batches: consecutive submissions
+ * members go together, as many as make a load of `togetherFilings` filings or `togetherBytes` of
+ * member bytes; every other member goes alone. An unchanged member is skipped unparsed. A member
+ * is read once the members read and not yet written leave room for it in `inFlight`; a batch
+ * being gathered is let go first when the next member might not find room beside it.
  */
-async function* prepareAll(archives: { kind: BulkKind; archive: Archive }[], previous: Map<string, { sha256: string; status: string }>, inFlight: ByteBudget): AsyncGenerator<Prepared> {
+async function* prepareAll(archives: { kind: BulkKind; archive: Archive }[], previous: Map<string, { sha256: string; status: string }>, inFlight: ByteBudget): AsyncGenerator<Prepared[]> {
+  let batch: PreparedSubmissionsItem[] = [];
+  let filings = 0;
+  let bytes = 0;
+  const letGo = () => {
+    const gathered = batch;
+    batch = [];
+    filings = bytes = 0;
+    return gathered;
+  };
   for (const { kind, archive } of archives) {
     for await (const entry of archive.each()) {
-      const key = memberKey(kind, entry.name);
+      if (batch.length && (kind !== 'submissions' || bytes + entry.size > togetherBytes)) yield letGo();
       await inFlight.acquire(entry.size);
-      let bytes: Buffer;
-      try {
-        bytes = await entry.read();
-      } catch (error) {
-        yield { key, kind, size: entry.size, sha256: '', outcome: 'failed', reason: `could not read: ${firstLine(error)}` };
+      const item = await prepareOne(kind, entry, previous);
+      if (item.kind !== 'submissions' || item.outcome !== 'prepared') {
+        if (batch.length) yield letGo();
+        yield [item];
         continue;
       }
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      const before = previous.get(key);
-      if (before && before.sha256 === sha256 && before.status !== 'failed') {
-        yield { key, kind, size: entry.size, sha256, outcome: 'skipped' };
-        continue;
-      }
-      try {
-        const text = bytes.toString('utf8');
-        const member = kind === 'companyfacts' ? prepareCompanyFacts(text) : prepareSubmissions(text, entry.name, key);
-        yield { key, kind, size: entry.size, sha256, outcome: 'prepared', member };
-      } catch (error) {
-        yield { key, kind, size: entry.size, sha256, outcome: 'failed', reason: firstLine(error) };
-      }
+      batch.push(item);
+      filings += item.member.rowCount;
+      bytes += item.size;
+      if (filings >= togetherFilings) yield letGo();
     }
+  }
+  if (batch.length) yield letGo();
+}
+
+/** Large enough that a load's statements cost little per filing, small enough to commit often (and well within membersInFlightBytes). */
+const togetherFilings = 20_000;
+const togetherBytes = 8 * 2 ** 20;
+
+async function prepareOne(kind: BulkKind, entry: ArchiveMember, previous: Map<string, { sha256: string; status: string }>): Promise<Prepared> {
+  const key = memberKey(kind, entry.name);
+  let bytes: Buffer;
+  try {
+    bytes = await entry.read();
+  } catch (error) {
+    return { key, kind, size: entry.size, sha256: '', outcome: 'failed', reason: `could not read: ${firstLine(error)}` };
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const before = previous.get(key);
+  if (before && before.sha256 === sha256 && before.status !== 'failed') return { key, kind, size: entry.size, sha256, outcome: 'skipped' };
+  try {
+    const text = bytes.toString('utf8');
+    if (kind === 'companyfacts') return { key, kind, size: entry.size, sha256, outcome: 'prepared', member: prepareCompanyFacts(text) };
+    return { key, kind, size: entry.size, sha256, outcome: 'prepared', member: prepareSubmissions(text, entry.name, key) };
+  } catch (error) {
+    return { key, kind, size: entry.size, sha256, outcome: 'failed', reason: firstLine(error) };
   }
 }
 
@@ -272,19 +330,21 @@ interface ItemMark {
   reason?: string | null;
 }
 
-async function markItem(session: Pick<BulkConnection, 'query'>, mark: ItemMark): Promise<void> {
+async function markItems(session: Pick<BulkConnection, 'query'>, marks: ItemMark[]): Promise<void> {
+  const column = <K extends keyof ItemMark>(key: K) => marks.map((m) => m[key] ?? null);
   await session.query(
-    `INSERT INTO "IngestItem" ("sourceKey", "kind", "sha256", "status", "reason", "records", "runId", "updatedAt") VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+    `INSERT INTO "IngestItem" ("sourceKey", "kind", "sha256", "status", "reason", "records", "runId", "updatedAt")
+     SELECT *, now() FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::text[])
      ON CONFLICT ("sourceKey") DO UPDATE SET "kind" = EXCLUDED."kind", "sha256" = EXCLUDED."sha256", "status" = EXCLUDED."status", "reason" = EXCLUDED."reason",
        "records" = EXCLUDED."records", "runId" = EXCLUDED."runId", "updatedAt" = EXCLUDED."updatedAt"`,
-    [mark.sourceKey, mark.kind, mark.sha256, mark.status, mark.reason ?? null, mark.records, mark.runId],
+    [column('sourceKey'), column('kind'), column('sha256'), column('status'), column('reason'), column('records'), column('runId')],
   );
 }
 
 /** A member that fails is recorded with its reason (ingest:failures lists it) and the run goes on. */
 async function recordFailure(connection: BulkConnection, runId: string, sourceKey: string, kind: string, sha256: string, reason: string, logger: Logger): Promise<void> {
   logger.warn({ key: sourceKey, kind, reason }, 'bulk ingest member failed');
-  await markItem(connection, { sourceKey, kind, sha256, status: 'failed', reason: reason.slice(0, 500), records: 0, runId });
+  await markItems(connection, [{ sourceKey, kind, sha256, status: 'failed', reason: reason.slice(0, 500), records: 0, runId }]);
 }
 
 function firstLine(error: unknown): string {

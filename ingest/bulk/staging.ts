@@ -1,6 +1,6 @@
 // The staging tables a bulk load copies rows into before moving them into the real tables with
 // INSERT ... SELECT ... ON CONFLICT DO NOTHING. Temporary (never logged, never seen by another
-// session) and emptied at every commit, so each archive member starts from empty ones.
+// session) and emptied at every commit, so each load (one member, or several submissions members) starts from empty ones.
 import type { BulkSession } from './connection.ts';
 
 export const factColumns = [
@@ -13,6 +13,9 @@ export const filingColumns = [
   'size', 'isXbrl', 'isInlineXbrl', 'fileNumber', 'filmNumber',
 ] as const;
 
+/** `member` and `rank` (in bulk_filing only): which member of a load a row came from, and how many of the load's members before it listed the filing too. */
+export const stagedFilingColumns = ['member', 'rank', ...filingColumns] as const;
+
 export const eventColumns = ['id', 'accessionNumber', 'cik', 'item', 'type', 'eventDate', 'filedAt', 'orderedAt', 'fromIndexOnly', 'confidence', 'data', 'sourceKey'] as const;
 
 const ddl = [
@@ -22,7 +25,7 @@ const ddl = [
     "dimensions" jsonb, "hasDimensions" boolean, "decimals" text, "source" text
   ) ON COMMIT DELETE ROWS`,
   `CREATE TEMP TABLE IF NOT EXISTS bulk_filing (
-    "accessionNumber" text, "cik" text, "form" text, "filedAt" date, "acceptedAt" timestamp(3), "orderedAt" timestamp(3), "reportDate" date,
+    "member" integer, "rank" integer, "accessionNumber" text, "cik" text, "form" text, "filedAt" date, "acceptedAt" timestamp(3), "orderedAt" timestamp(3), "reportDate" date,
     "items" text[], "primaryDocument" text, "primaryDocDescription" text, "size" integer, "isXbrl" boolean, "isInlineXbrl" boolean,
     "fileNumber" text, "filmNumber" text
   ) ON COMMIT DELETE ROWS`,

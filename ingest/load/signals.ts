@@ -37,17 +37,19 @@ export async function announceSignals(tx: Tx): Promise<BusEvent[]> {
   return announceNew(tx, await signalsCreatedBy(tx, rows));
 }
 
-/** `signal.added` for each of these signals never announced before. */
+/** `signal.added` for each of these signals never announced before (marked announced in the same transaction). */
 export async function announceNew(tx: Tx, signals: Signal[]): Promise<BusEvent[]> {
   if (!signals.length) return [];
-  // a document read after the index (same accession, same type) makes the same id: announced once
-  const announced = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
-    SELECT "payload"->>'id' AS "id" FROM "Event" WHERE "type" = 'signal.added' AND "payload"->>'id' IN (${Prisma.join(signals.map((s) => s.id))})`);
-  const known = new Set(announced.map((a) => a.id));
+  // A document read after the index (same accession, same type) makes the same id: announced
+  // once. Ids in one order, so that two transactions marking the same ones never wait on each other in a cycle.
+  const ids = [...new Set(signals.map((s) => s.id))].sort();
+  const fresh = await tx.$queryRaw<{ id: string }[]>(Prisma.sql`
+    INSERT INTO "AnnouncedSignal" ("id") SELECT unnest(${ids}::text[]) ON CONFLICT DO NOTHING RETURNING "id"`);
+  const isNew = new Set(fresh.map((a) => a.id));
   return recordEvents(
     tx,
     signals
-      .filter((s) => !known.has(s.id))
+      .filter((s) => isNew.delete(s.id))
       .map((s) => ({ type: 'signal.added', orgId: null, payload: { id: s.id, type: s.type, strength: s.strength, asOf: s.asOf, cik: s.cik, accessionNumbers: [...new Set(s.evidence.map((e) => e.accessionNumber))] } })),
   );
 }

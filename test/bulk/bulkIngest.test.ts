@@ -153,6 +153,65 @@ describe.runIf(hasCorpus)('bulk ingest of the nightly archives', { timeout: 180_
     expect(loaded.body.facts.map((f: { value: string }) => f.value)).toEqual(['123456789']);
   });
 
+  /** A company's submissions file listing these filings (filed 2024-03-01). */
+  const submissionsFile = (cik: number, ticker: string, filings: { accessionNumber: string; size: number; primaryDocDescription: string }[]) =>
+    JSON.stringify({
+      cik: String(cik),
+      name: `Fixture ${ticker} Inc`,
+      tickers: [ticker],
+      exchanges: ['Nasdaq'],
+      filings: {
+        recent: {
+          accessionNumber: filings.map((f) => f.accessionNumber),
+          filingDate: filings.map(() => '2024-03-01'),
+          reportDate: filings.map(() => '2023-12-31'),
+          acceptanceDateTime: filings.map(() => '2024-03-01T16:05:00.000Z'),
+          act: filings.map(() => '34'),
+          form: filings.map(() => '10-K'),
+          fileNumber: filings.map(() => `001-${cik}`),
+          filmNumber: filings.map(() => `24${cik}`),
+          items: filings.map(() => ''),
+          size: filings.map((f) => f.size),
+          isXBRL: filings.map(() => 1),
+          isInlineXBRL: filings.map(() => 1),
+          primaryDocument: filings.map(() => 'annual.htm'),
+          primaryDocDescription: filings.map((f) => f.primaryDocDescription),
+        },
+        files: [],
+      },
+    });
+
+  it('writes small submissions members together, as one after the other: a filing two co-registrants list is added once, as the first one lists it, and completed by the second', async () => {
+    const folder = path.join(work, 'together');
+    await mkdir(folder);
+    const shared = '0000000061-24-000007';
+    await zipOf(path.join(folder, 'submissions.zip'), {
+      'CIK0000000061.json': submissionsFile(61, 'COA', [{ accessionNumber: shared, size: 1000, primaryDocDescription: '' }, { accessionNumber: '0000000061-24-000008', size: 900, primaryDocDescription: '10-K' }]),
+      'CIK0000000062.json': submissionsFile(62, 'COB', [{ accessionNumber: shared, size: 1000, primaryDocDescription: 'ANNUAL REPORT' }]),
+    });
+    expect((await ids(bulk, 'ingest', '--bulk', folder)).at(-1)).toMatch(/read 2, written 2, skipped 0, failed 0 \(5 records: 0 facts, 3 filings\)/);
+    const filing = await get(bulk, bulkKey, `/v1/filings/${shared}`);
+    expect(filing.status).toBe(200);
+    expect(filing.body.primaryDocDescription).toBe('ANNUAL REPORT');
+    const added = await bulk.service.services.prisma.event.findMany({ where: { type: 'filing.added', payload: { path: ['accessionNumber'], equals: shared } } });
+    expect(added.map((e) => (e.payload as { tickers: string[] }).tickers)).toEqual([['COA']]);
+  });
+
+  it('a member the database refuses among members written together fails alone, and the others load', async () => {
+    const folder = path.join(work, 'refused');
+    await mkdir(folder);
+    await zipOf(path.join(folder, 'submissions.zip'), {
+      // a size past PostgreSQL's integer: the database refuses the row
+      'CIK0000000063.json': submissionsFile(63, 'COC', [{ accessionNumber: '0000000063-24-000001', size: 3_000_000_000, primaryDocDescription: '10-K' }]),
+      'CIK0000000064.json': submissionsFile(64, 'COD', [{ accessionNumber: '0000000064-24-000001', size: 1200, primaryDocDescription: '10-K' }]),
+    });
+    expect((await ids(bulk, 'ingest', '--bulk', folder)).at(-1)).toMatch(/read 2, written 1, skipped 0, failed 1/);
+    const failures = await ids(bulk, 'ingest:failures');
+    expect(failures.some((line) => line.startsWith('failed\tsubmissions/CIK0000000063.json\tsubmissions\t'))).toBe(true);
+    expect((await get(bulk, bulkKey, '/v1/filings/0000000064-24-000001')).status).toBe(200);
+    expect((await get(bulk, bulkKey, '/v1/filings/0000000063-24-000001')).status).toBe(404);
+  });
+
   it('a folder with neither archive is refused with the reason', async () => {
     const empty = path.join(work, 'empty');
     await mkdir(empty);

@@ -87,6 +87,13 @@ export type ApiKey = Prisma.ApiKeyModel
  */
 export type Event = Prisma.EventModel
 /**
+ * Model AnnouncedSignal
+ * A signal once `signal.added` has announced it: each signal is announced once, however much of
+ * the event log its retention has purged since, and an ingest finds out which of its signals are
+ * new by its key instead of searching the log.
+ */
+export type AnnouncedSignal = Prisma.AnnouncedSignalModel
+/**
  * Model RequestRecord
  * One request to /v1, /graphql or /mcp, as diagnostics show it (written in batches, off the request path).
  */

@@ -410,6 +410,7 @@ export const ModelName = {
   AuditEntry: 'AuditEntry',
   ApiKey: 'ApiKey',
   Event: 'Event',
+  AnnouncedSignal: 'AnnouncedSignal',
   RequestRecord: 'RequestRecord',
   LogCheckpoint: 'LogCheckpoint',
   WebhookEndpoint: 'WebhookEndpoint',
@@ -467,7 +468,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "session" | "authChallenge" | "invitation" | "auditEntry" | "apiKey" | "event" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "filingDocument" | "alertAcknowledgement" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket" | "billingAccount" | "creditReservation" | "ledgerEntry" | "requestCharge" | "topUp" | "paymentMethod" | "processorEvent" | "idempotencyRecord" | "monitor" | "strategy" | "monitorEmail" | "artifact" | "marketSource" | "priceBar" | "factorReturn" | "macroSeries" | "macroObservation" | "dilutionRecord" | "dilutionProfile" | "sponsorToken"
+    modelProps: "plan" | "meterClass" | "planQuota" | "orgQuota" | "organization" | "user" | "membership" | "session" | "authChallenge" | "invitation" | "auditEntry" | "apiKey" | "event" | "announcedSignal" | "requestRecord" | "logCheckpoint" | "webhookEndpoint" | "webhookDelivery" | "entity" | "ticker" | "filing" | "filingDocument" | "alertAcknowledgement" | "section" | "concept" | "companyConcept" | "statementPeriod" | "segmentPeriod" | "statementProfile" | "fact" | "formRecord" | "filingEvent" | "ingestItem" | "ingestRun" | "streamSubscription" | "streamTicket" | "billingAccount" | "creditReservation" | "ledgerEntry" | "requestCharge" | "topUp" | "paymentMethod" | "processorEvent" | "idempotencyRecord" | "monitor" | "strategy" | "monitorEmail" | "artifact" | "marketSource" | "priceBar" | "factorReturn" | "macroSeries" | "macroObservation" | "dilutionRecord" | "dilutionProfile" | "sponsorToken"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1430,6 +1431,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         count: {
           args: Prisma.EventCountArgs<ExtArgs>
           result: runtime.Types.Utils.Optional<Prisma.EventCountAggregateOutputType> | number
+        }
+      }
+    }
+    AnnouncedSignal: {
+      payload: Prisma.$AnnouncedSignalPayload<ExtArgs>
+      fields: Prisma.AnnouncedSignalFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.AnnouncedSignalFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnnouncedSignalPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.AnnouncedSignalFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnnouncedSignalPayload>
+        }
+        findFirst: {
+          args: Prisma.AnnouncedSignalFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnnouncedSignalPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.AnnouncedSignalFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnnouncedSignalPayload>
+        }
+        findMany: {
+          args: Prisma.AnnouncedSignalFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnnouncedSignalPayload>[]
+        }
+        create: {
+          args: Prisma.AnnouncedSignalCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnnouncedSignalPayload>
+        }
+        createMany: {
+          args: Prisma.AnnouncedSignalCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.AnnouncedSignalCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnnouncedSignalPayload>[]
+        }
+        delete: {
+          args: Prisma.AnnouncedSignalDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnnouncedSignalPayload>
+        }
+        update: {
+          args: Prisma.AnnouncedSignalUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnnouncedSignalPayload>
+        }
+        deleteMany: {
+          args: Prisma.AnnouncedSignalDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.AnnouncedSignalUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.AnnouncedSignalUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnnouncedSignalPayload>[]
+        }
+        upsert: {
+          args: Prisma.AnnouncedSignalUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$AnnouncedSignalPayload>
+        }
+        aggregate: {
+          args: Prisma.AnnouncedSignalAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateAnnouncedSignal>
+        }
+        groupBy: {
+          args: Prisma.AnnouncedSignalGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnnouncedSignalGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.AnnouncedSignalCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AnnouncedSignalCountAggregateOutputType> | number
         }
       }
     }
@@ -4759,6 +4834,14 @@ export const EventScalarFieldEnum = {
 export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]
 
 
+export const AnnouncedSignalScalarFieldEnum = {
+  id: 'id',
+  announcedAt: 'announcedAt'
+} as const
+
+export type AnnouncedSignalScalarFieldEnum = (typeof AnnouncedSignalScalarFieldEnum)[keyof typeof AnnouncedSignalScalarFieldEnum]
+
+
 export const RequestRecordScalarFieldEnum = {
   id: 'id',
   orgId: 'orgId',
@@ -5785,6 +5868,7 @@ export type GlobalOmitConfig = {
   auditEntry?: Prisma.AuditEntryOmit
   apiKey?: Prisma.ApiKeyOmit
   event?: Prisma.EventOmit
+  announcedSignal?: Prisma.AnnouncedSignalOmit
   requestRecord?: Prisma.RequestRecordOmit
   logCheckpoint?: Prisma.LogCheckpointOmit
   webhookEndpoint?: Prisma.WebhookEndpointOmit

@@ -64,6 +64,7 @@ export const ModelName = {
   AuditEntry: 'AuditEntry',
   ApiKey: 'ApiKey',
   Event: 'Event',
+  AnnouncedSignal: 'AnnouncedSignal',
   RequestRecord: 'RequestRecord',
   LogCheckpoint: 'LogCheckpoint',
   WebhookEndpoint: 'WebhookEndpoint',
@@ -301,6 +302,14 @@ export const EventScalarFieldEnum = {
 } as const
 
 export type EventScalarFieldEnum = (typeof EventScalarFieldEnum)[keyof typeof EventScalarFieldEnum]
+
+
+export const AnnouncedSignalScalarFieldEnum = {
+  id: 'id',
+  announcedAt: 'announcedAt'
+} as const
+
+export type AnnouncedSignalScalarFieldEnum = (typeof AnnouncedSignalScalarFieldEnum)[keyof typeof AnnouncedSignalScalarFieldEnum]
 
 
 export const RequestRecordScalarFieldEnum = {
