@@ -62,10 +62,14 @@ function decoded(value: unknown, type: ColumnType): unknown {
   }
 }
 
-/** The rows of one statement, as `prisma.$queryRaw` returns them, read through the client's adapter. */
-export async function directRead<T>(prisma: object, query: Prisma.Sql): Promise<T[]> {
+/**
+ * The rows of one statement, as `prisma.$queryRaw` returns them, read through the client's adapter.
+ * A client openDatabase did not make (a transaction's, whose reads must see its writes) reads
+ * through its own $queryRaw.
+ */
+export async function directRead<T>(prisma: { $queryRaw<R>(query: Prisma.Sql): Promise<R> }, query: Prisma.Sql): Promise<T[]> {
   const reader = readers.get(prisma);
-  if (!reader) throw new Error('this client was not opened by openDatabase');
+  if (!reader) return prisma.$queryRaw<T[]>(query);
   const { text, values } = query;
   const adapter = await reader.connected();
   reader.onQuery?.(text);

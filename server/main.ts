@@ -22,6 +22,25 @@ const ownership = claim?.owned ? claim.ownership : null;
 
 try {
   const service = await createService(config, { logger });
+  let channel: Awaited<ReturnType<typeof serveOwnerChannel>> | null = null;
+  let ingesting: Promise<void> = Promise.resolve();
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
+    // close() gives requests and webhook attempts the grace period; should anything else hang, exit anyway
+    setTimeout(() => process.exit(1), config.shutdownGraceMs + 5000).unref();
+    await Promise.race([ingesting, new Promise((resolve) => setTimeout(resolve, 100))]);
+    await channel?.close();
+    await service.close();
+    await ownership?.release();
+    process.exit(0);
+  };
+  // Before anything answers: a signal that arrives while the service is still starting (it answers
+  // requests before the owner channel is up) stops it as cleanly as a later one.
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
   if (service.database.appliedMigrations.length) logger.info({ migrations: service.database.appliedMigrations }, 'applied migrations');
   if (config.createDemoOrg) {
     const demo = await ensureDemoOrg(service.services, config.stateDir);
@@ -41,26 +60,10 @@ try {
     }
   }
   const url = await service.listen(config.port, config.host);
-  const channel = ownership ? await serveOwnerChannel(service.services) : null;
+  channel = ownership ? await serveOwnerChannel(service.services) : null;
   await ownership?.publish({ port: Number(new URL(url).port) });
   logger.info({ url, graphiql: `${url}/graphql`, database: describeTarget(config.database), redis: config.redisUrl ? 'shared' : 'in-process' }, 'listening');
-  const ingesting = autoIngest(service.services);
-
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down');
-    // close() gives requests and webhook attempts the grace period; should anything else hang, exit anyway
-    setTimeout(() => process.exit(1), config.shutdownGraceMs + 5000).unref();
-    await Promise.race([ingesting, new Promise((resolve) => setTimeout(resolve, 100))]);
-    await channel?.close();
-    await service.close();
-    await ownership?.release();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  if (!stopping) ingesting = autoIngest(service.services);
 } catch (error) {
   logger.fatal({ err: error }, 'could not start');
   await ownership?.release();
