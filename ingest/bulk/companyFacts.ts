@@ -100,17 +100,16 @@ async function loadCompanyFacts(session: BulkSession, context: LoadContext, enti
   // company cites us-gaap's) waits for that transaction's commit, which is then moments away, and
   // two such waits never cross. Concepts an earlier load of the run wrote are not sent again.
   const sorted = concepts.filter((c) => !context.conceptsHeld.has(conceptKey(c))).sort((a, b) => (a.taxonomy < b.taxonomy ? -1 : a.taxonomy > b.taxonomy ? 1 : a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0));
-  const [conceptsWritten] = sorted.length
-    ? await session.query<{ n: number }>(
-        `WITH written AS (
-           INSERT INTO "Concept" ("taxonomy", "tag", "label", "description")
-           SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING RETURNING 1
-         ) SELECT count(*)::int AS n FROM written`,
-        [sorted.map((c) => c.taxonomy), sorted.map((c) => c.tag), sorted.map((c) => c.label), sorted.map((c) => c.description)],
-      )
-    : [];
+  if (sorted.length) {
+    await session.query(
+      `INSERT INTO "Concept" ("taxonomy", "tag", "label", "description") SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) ON CONFLICT DO NOTHING`,
+      [sorted.map((c) => c.taxonomy), sorted.map((c) => c.tag), sorted.map((c) => c.label), sorted.map((c) => c.description)],
+    );
+  }
   const factsWritten = added.reduce((sum, a) => sum + a.n, 0);
-  const records = Number(conceptsWritten?.n ?? 0) + factsWritten;
+  // A member's records are its facts: which of two members written side by side inserts a concept
+  // they share is a matter of timing, and a resumed run must record what an uninterrupted one does.
+  const records = factsWritten;
   const events = await recordBulkEvents(session, added.map((a) => ({ type: 'facts.added', payload: { cik: a.cik, accessionNumbers: a.accessions, source } })));
   // what loadFacts rebuilds when it wrote anything: the company's summaries, statements and dilution inputs
   return { records, rowsWritten: factsWritten, events, derived: records > 0 ? 'facts' : null, concepts: sorted.map(conceptKey) };
