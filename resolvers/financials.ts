@@ -160,9 +160,13 @@ export function stitchByPeriod<F extends { taxonomy: string; tag: string; period
   return facts.filter((fact) => rank(fact) === chosen.get(periodOf(fact)));
 }
 
-/** What the service holds of a company's facts: how many, and the latest filing date. */
-export function coverageOf(reader: DataReader, cik: string) {
+/**
+ * What the service holds of a company's facts: how many, and the latest filing date. `read`: the
+ * figures as a read that already has them (a statements read) gives them, kept for the next read.
+ */
+export function coverageOf(reader: DataReader, cik: string, read?: { facts: number; latestFiledAt: Date | null }) {
   return reader.cache.data.memo(`coverage:${cik}`, async () => {
+    if (read) return { facts: read.facts, latestFiledAt: isoDay(read.latestFiledAt) };
     const summary = await reader.prisma.companyConcept.aggregate({ where: { cik }, _sum: { factCount: true }, _max: { lastFiledAt: true } });
     return { facts: summary._sum.factCount ?? 0, latestFiledAt: isoDay(summary._max.lastFiledAt) };
   });
@@ -226,7 +230,7 @@ export async function companyStatements(reader: DataReader, cik: string, period:
     await financialsProfile(reader, cik); // builds the periods with the current rules
     stored = await readStoredStatements(prisma, cik, period, limit, asReported, cited);
   }
-  const coverage = await cache.data.memo(`coverage:${cik}`, async () => ({ facts: stored.facts, latestFiledAt: isoDay(stored.latestFiledAt) }));
+  const coverage = await coverageOf(reader, cik, stored);
   const documents = new Map(Object.entries(stored.documents ?? {}));
   await cache.data.memoEach([...documents.keys()].map((accession) => `document:${accession}`), async () => new Map([...documents].map(([accession, document]) => [`document:${accession}`, document])), null);
   const bundle: StatementBundle = { period, asReported, taxonomy: stored.taxonomy as StatementBundle['taxonomy'], currency: stored.currency, periods: stored.periods };

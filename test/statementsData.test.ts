@@ -3,6 +3,8 @@
 // over /graphql, to the byte. And a read that nothing kept serves (the first after an ingest)
 // sends two SQL statements: the ticker's resolution, and the statements with the documents their
 // values cite. Counted at the driver adapter, like test/sqlPerRequest.test.ts.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatementsDocument } from '../catalogue/operations/generated.ts';
@@ -63,6 +65,25 @@ describe('GET /v1/statements/all', () => {
         'https://www.sec.gov/Archives/edgar/data/1/000000000123000004/0000000001-23-000004-index.htm',
       ]),
     );
+  });
+
+  it('answers an agent through the MCP statements tool what it answers over REST', async () => {
+    const client = new Client({ name: 'ids-tests', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), { requestInit: { headers: { 'x-api-key': key } } }));
+    try {
+      const result = await client.callTool({ name: 'statements_get', arguments: { ticker: 'FXTR', period: 'quarterly', as_reported: 'first', limit: 40 } });
+      expect(result.isError).toBeFalsy();
+      const { requestId: _a, ...viaMcp } = result.structuredContent as Record<string, unknown>;
+      const { requestId: _b, ...viaRest } = (await rest('ticker=FXTR&period=quarterly&as_reported=first&limit=40&view=agent')).body;
+      expect(viaMcp).toEqual(viaRest);
+      expect((viaMcp as { periods: unknown[] }).periods.length).toBeGreaterThan(0);
+      // a company the service does not know is refused at this door as at the others
+      const unknown = await client.callTool({ name: 'statements_get', arguments: { ticker: 'NOSUCH' } });
+      expect(unknown.isError).toBe(true);
+      expect(JSON.stringify(unknown.content)).toMatch(/entity_not_found/);
+    } finally {
+      await client.close();
+    }
   });
 
   it('a company with no statements says why', async () => {

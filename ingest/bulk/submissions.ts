@@ -67,14 +67,23 @@ export interface LoadedSubmissions {
   events: BusEvent[];
 }
 
+/** What one member of a load has written so far. */
+interface Tally {
+  records: number;
+  rowsWritten: number;
+  /** a filing of an offering form or a dilution 8-K item was added or changed */
+  dilution: boolean;
+  added: NewEvent[];
+}
+
 /** Writes the members as writing them one after the other, in their order, would. */
 export async function loadSubmissions(session: BulkSession, members: PreparedSubmissions[]): Promise<LoadedSubmissions> {
-  const tally = members.map(() => ({ records: 0, rowsWritten: 0, dilution: false, added: [] as NewEvent[] }));
+  const tally = members.map((): Tally => ({ records: 0, rowsWritten: 0, dilution: false, added: [] }));
   for (const [m, member] of members.entries()) tally[m]!.records += await writeEntity(session, member.entity, member.cik);
   await writeFilings(session, members, tally);
   await writeIndexEvents(session, members, tally);
   const events = await recordBulkEvents(session, tally.flatMap((t) => t.added));
-  const derived = (t: (typeof tally)[number]): PendingDerived => (t.dilution ? 'dilution' : t.added.some((e) => evidence(e as Added)) ? 'signals' : null);
+  const derived = (t: Tally): PendingDerived => (t.dilution ? 'dilution' : t.added.some((e) => evidence(e as Added)) ? 'signals' : null);
   return { members: tally.map((t) => ({ records: t.records, rowsWritten: t.rowsWritten, derived: derived(t) })), events };
 }
 
@@ -130,7 +139,7 @@ const insertNewSql = `
  * to date and new ones inserted, so that a filing two members list is inserted by the first and
  * updated by the second, as one after the other would.
  */
-async function writeFilings(session: BulkSession, members: PreparedSubmissions[], tally: { records: number; rowsWritten: number; dilution: boolean; added: NewEvent[] }[]): Promise<void> {
+async function writeFilings(session: BulkSession, members: PreparedSubmissions[], tally: Tally[]): Promise<void> {
   const listedBy: Map<string, number>[] = []; // per rank: accession number -> member
   let rows = '';
   const seen = new Map<string, number>();
@@ -166,7 +175,7 @@ async function writeFilings(session: BulkSession, members: PreparedSubmissions[]
 }
 
 /** Index events, except where the filing's own document already gave that event (as writeIndexEvents); an event two members give is the first one's. */
-async function writeIndexEvents(session: BulkSession, members: PreparedSubmissions[], tally: { records: number; added: NewEvent[] }[]): Promise<void> {
+async function writeIndexEvents(session: BulkSession, members: PreparedSubmissions[], tally: Tally[]): Promise<void> {
   const givenBy = new Map<string, number>();
   let rows = '';
   for (const [m, member] of members.entries()) {
