@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../prisma/db.ts';
 import { newId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
+import type { RequestActivity } from '../core/requestActivity.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import { publishAll } from '../subscriptions/events.ts';
 import { dataChangedNotice } from '../derived/dataCache.ts';
@@ -40,7 +41,22 @@ export interface Progress {
 /** A large document (a 4 MB companyfacts) may take a while to write on the embedded database. */
 const itemTransactionMs = 300_000;
 
-export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; logger: Logger }, source: Source, progress?: Progress): Promise<IngestSummary> {
+/** The longest an item waits for the requests being answered (steady traffic must not stall the ingest). */
+const requestsFirstMs = 200;
+
+export interface IngestDeps {
+  prisma: PrismaClient;
+  bus: EventBus;
+  logger: Logger;
+  /**
+   * The requests of a server sharing the ingest's one database connection (the embedded
+   * database): each item waits for them before it takes the connection, so that a request
+   * reading in several statements is not held behind a whole item between two of them.
+   */
+  activity?: RequestActivity;
+}
+
+export async function runIngest(deps: IngestDeps, source: Source, progress?: Progress): Promise<IngestSummary> {
   const { prisma } = deps;
   const started = Date.now();
   const run = await prisma.ingestRun.create({ data: { id: newId('run'), source: source.describe() } });
@@ -54,6 +70,7 @@ export async function runIngest(deps: { prisma: PrismaClient; bus: EventBus; log
   for await (const item of listed ?? source.items()) {
     progress?.item(summary.read, total(), item.key, summary.records);
     await runRow.progress(counts());
+    await deps.activity?.settled(requestsFirstMs);
     const itemStarted = performance.now();
     const { kind, form } = await kindOf(prisma, item.key);
     const outcome = await ingestItem(deps, run.id, item, kind, form);

@@ -3,6 +3,7 @@ import type { PrismaClient } from '../prisma/db.ts';
 import type { Config } from '../core/config.ts';
 import type { Limiter } from '../core/limiter.ts';
 import type { Logger } from '../core/logger.ts';
+import type { RequestActivity } from '../core/requestActivity.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import type { RequestCache } from './requestCache.ts';
 import type { SessionVerifier } from './sessions.ts';
@@ -32,6 +33,8 @@ export interface Services {
   email: EmailSettings;
   /** runs the numerical part of portfolio analytics, on worker threads unless IDS_ANALYTICS_THREADS is 0 */
   analytics: AnalyticsRunner;
+  /** the requests this process is answering (a background ingest on the embedded database lets them go first) */
+  activity: RequestActivity;
 }
 
 /** What monitor email delivery needs: the SMTP client (null without IDS_SMTP_URL) and the key of unsubscribe links. */

@@ -8,6 +8,7 @@ import { Router } from 'express';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/logger.ts';
+import type { RequestActivity } from '../core/requestActivity.ts';
 import type { Redis } from '../core/redis.ts';
 import { hasPendingMigrations, type PrismaClient } from '../prisma/db.ts';
 
@@ -16,6 +17,8 @@ export interface OperationsDeps {
   /** the service's Redis connections; empty when REDIS_URL is not set */
   redis: Redis[];
   logger: Logger;
+  /** the service's count of requests being answered, which `track` keeps */
+  activity: RequestActivity;
 }
 
 export interface Operations {
@@ -47,7 +50,7 @@ function routeLabel(req: Request, path: string): string {
 }
 
 export function createOperations(deps: OperationsDeps): Operations {
-  const { prisma, redis, logger } = deps;
+  const { prisma, redis, logger, activity } = deps;
   // A registry per service: tests run several services in one process.
   const registry = new Registry();
   collectDefaultMetrics({ register: registry }); // includes nodejs_eventloop_lag_* (event-loop delay)
@@ -106,29 +109,23 @@ export function createOperations(deps: OperationsDeps): Operations {
     },
   });
 
-  let inFlight = 0;
-  let waiting: (() => void)[] = [];
   let shuttingDown = false;
 
   const track = (req: Request, res: Response, next: NextFunction) => {
     const started = process.hrtime.bigint();
     // read now: a router mounted on a path (/graphql) rewrites req.path while it answers
     const { path, method } = req;
-    inFlight++;
+    activity.begin();
     inFlightGauge.inc();
     let done = false;
     const end = () => {
       if (done) return;
       done = true;
-      inFlight--;
+      activity.end();
       inFlightGauge.dec();
       const labels = { method, route: routeLabel(req, path), status: String(res.statusCode) };
       requests.inc(labels);
       duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-      if (inFlight === 0) {
-        for (const resolve of waiting) resolve();
-        waiting = [];
-      }
     };
     res.once('finish', end);
     res.once('close', end);
@@ -185,6 +182,6 @@ export function createOperations(deps: OperationsDeps): Operations {
     track,
     router,
     beginShutdown: () => void (shuttingDown = true),
-    idle: () => (inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => waiting.push(resolve))),
+    idle: () => activity.idle(),
   };
 }

@@ -33,6 +33,7 @@ import { attachGraphqlWs, createGraphqlHandler } from '../graphql/yoga.ts';
 import { graphqlBody } from '../graphql/body.ts';
 import { failClosedTimeoutMs, InProcessLimiter, RedisLimiter } from '../core/limiter.ts';
 import { createLogger, type Logger } from '../core/logger.ts';
+import { RequestActivity } from '../core/requestActivity.ts';
 import { createRequestLog } from '../resolvers/requestLog.ts';
 import { Admission } from '../resolvers/billing/admission.ts';
 import { autoTopUp } from '../resolvers/billing/processor.ts';
@@ -75,7 +76,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
   const admission = new Admission({ config, prisma: database.prisma, logger, bus });
   // unsubscribe links are signed with a key derived from the server key, never the key itself
   const email = { mailer: createMailer(config.email.smtpUrl, config.email.from), unsubscribeKey: Buffer.from(hkdfSync('sha256', webhooks.key, Buffer.alloc(0), 'ids monitor unsubscribe links', 32)) };
-  const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions, sessionSecret, cache, webhooks, requestLog, admission, email, analytics: createAnalyticsRunner({ threads: config.analyticsThreads, logger }) };
+  const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions, sessionSecret, cache, webhooks, requestLog, admission, email, analytics: createAnalyticsRunner({ threads: config.analyticsThreads, logger }), activity: new RequestActivity() };
   admission.hooks.lowBalance = (orgId) => void autoTopUp(services, orgId).catch((error) => logger.error({ err: error, orgId }, 'auto-top-up failed'));
   admission.start();
   const webhookWorker = config.webhooks.worker ? startWebhookWorker(services, config.webhooks.pollMs) : null;
@@ -89,7 +90,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
   // each body for one is pure cost.
   app.set('etag', false);
   app.set('trust proxy', false);
-  const operations = createOperations({ prisma: database.prisma, redis: redisConnections, logger });
+  const operations = createOperations({ prisma: database.prisma, redis: redisConnections, logger, activity: services.activity });
   app.use(operations.track);
   const tracing = startTracing(config.tracing);
   app.use(requestContext(logger, requestLog, tracing));
@@ -103,7 +104,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
   app.get('/graphql', graphiql);
   app.get(`${graphiqlAssetsPath}/:name`, graphiqlAsset);
   // the same body limit as REST and MCP, enforced before Yoga reads or parses anything
-  app.use('/graphql', graphqlBody(maxBodyBytes), resumeTracedContext, (req, res) => void graphql(req, res, { req, res }));
+  app.use('/graphql', graphqlBody(maxBodyBytes), resumeTracedContext, graphql);
   app.use(mcpRouter(services, routes));
   // routes that verify a sender's signature need the bytes it sent
   for (const route of routes.filter((r) => r.signedBody)) app.use(route.path, express.json({ limit: maxBodyBytes, verify: keepRawBody }));

@@ -24,6 +24,7 @@ import { fetchFundLetters, fundLetterFetchLine } from '../ingest/fundLetters.ts'
 import type { EventBus } from '../subscriptions/bus.ts';
 import type { Config } from '../core/config.ts';
 import type { Logger } from '../core/logger.ts';
+import type { RequestActivity } from '../core/requestActivity.ts';
 
 export interface CommandDatabase {
   prisma: PrismaClient;
@@ -31,6 +32,8 @@ export interface CommandDatabase {
   logger: Logger;
   /** migrations this opening applied (none when the owner had already applied them) */
   appliedMigrations: string[];
+  /** the requests of the server running this command for the CLI (an ingest lets them go first) */
+  activity?: RequestActivity;
 }
 
 export interface CommandContext {
@@ -117,7 +120,7 @@ export const commands: Record<string, Command> = {
     help: 'Load SEC data: a folder laid out like ../shared/data, or the SEC over HTTP (https://www.sec.gov) for the named tickers or CIKs and daily/quarterly form indexes, at most 10 requests a second with the User-Agent from --user-agent or IDS_SEC_USER_AGENT. Running it again changes only what changed. Prints one summary line; failed items are listed by ingest:failures. --bulk loads the SEC\'s nightly archives instead (companyfacts.zip and/or submissions.zip in the folder) with COPY, member by member, and builds the derived data after.',
     options: { bulk: { type: 'string' }, source: { type: 'string' }, tickers: { type: 'string' }, ciks: { type: 'string' }, 'index-dates': { type: 'string' }, 'index-quarters': { type: 'string' }, 'user-agent': { type: 'string' } },
     run: (values, _positionals, ctx) =>
-      withDatabase(ctx, async ({ prisma, bus, logger }) => {
+      withDatabase(ctx, async ({ prisma, bus, logger, activity }) => {
         if (typeof values.bulk === 'string') {
           const progress = ctx.progress ? bulkProgress((text) => process.stderr.write(text), process.stderr.isTTY === true) : undefined;
           ctx.say(bulkSummaryLine(await runBulkIngest({ prisma, bus, logger }, values.bulk, progress)));
@@ -137,7 +140,7 @@ export const commands: Record<string, Command> = {
           { prisma, logger },
         );
         const progress = ingestProgress({ logger, terminal: ctx.progress && process.stderr.isTTY ? process.stderr : undefined });
-        const summary = await runIngest({ prisma, bus, logger }, source, progress);
+        const summary = await runIngest({ prisma, bus, logger, activity }, source, progress);
         ctx.say(summaryLine(summary));
       }),
   },

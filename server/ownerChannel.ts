@@ -32,7 +32,7 @@ export async function serveOwnerChannel(services: Services): Promise<{ close(): 
           say: (text) => line({ out: text }),
           note: (text) => line({ err: text }),
           progress: false,
-          database: async () => ({ prisma: services.prisma, bus: services.bus, logger: services.logger, appliedMigrations: [] }),
+          database: async () => ({ prisma: services.prisma, bus: services.bus, logger: services.logger, appliedMigrations: [], activity: services.activity }),
         });
       } catch (error) {
         line({ err: `error: ${(error as Error).message}` });

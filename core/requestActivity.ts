@@ -1,0 +1,36 @@
+// Requests being answered by this process. On the embedded database every statement runs on one
+// connection, so a request that reads in two steps waited a whole ingest item between them when
+// the item's transaction took the connection first; a background ingest asks `settled` before
+// each item and lets those requests finish.
+
+export class RequestActivity {
+  private inFlight = 0;
+  private waiting: (() => void)[] = [];
+
+  begin(): void {
+    this.inFlight++;
+  }
+
+  end(): void {
+    this.inFlight--;
+    if (this.inFlight > 0) return;
+    for (const resolve of this.waiting) resolve();
+    this.waiting = [];
+  }
+
+  get count(): number {
+    return this.inFlight;
+  }
+
+  /** Resolves when no request is being answered. */
+  idle(): Promise<void> {
+    return this.inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  /** Resolves when no request is being answered, or after `maxMs` (steady traffic must not stop the caller for good). */
+  settled(maxMs: number): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)))]).finally(() => clearTimeout(timer));
+  }
+}
