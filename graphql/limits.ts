@@ -79,7 +79,27 @@ function countsOver(query: string): boolean {
   return false;
 }
 
-export function useGraphqlLimits(services: Services): Plugin<Context & { res?: { setHeader(name: string, value: string): void } }> {
+interface HttpContext {
+  res?: { setHeader(name: string, value: string): void };
+}
+
+/** Prices an operation that came over HTTP (priceOperation) and tells the client what it was charged, in headers; resolves to its cost. */
+export async function priceHttpOperation(services: Services, args: Pick<ExecutionArgs, 'document' | 'variableValues' | 'operationName'> & { contextValue: Context & HttpContext }): Promise<number> {
+  const { cost, meterClass, units, priceMillicents, rateLimit } = await priceOperation(services, args);
+  const res = args.contextValue.res;
+  for (const [name, value] of Object.entries(rateLimit ?? {})) res?.setHeader(name, value);
+  res?.setHeader('Service-Token-Count', String(units));
+  res?.setHeader('Service-Meter-Class', meterClass);
+  res?.setHeader('Service-Estimated-Cost', String(priceMillicents));
+  return cost;
+}
+
+/** An HTTP operation's result with what it cost, against the limit, in its extensions. */
+export function withCost(services: Services, result: ExecutionResult, cost: number): ExecutionResult {
+  return { ...result, extensions: { ...result.extensions, cost: { requested: cost, limit: services.config.graphqlMaxCost } } };
+}
+
+export function useGraphqlLimits(services: Services): Plugin<Context & HttpContext> {
   return {
     onRequestParse() {
       return {
@@ -92,16 +112,11 @@ export function useGraphqlLimits(services: Services): Plugin<Context & { res?: {
       };
     },
     async onExecute({ args }) {
-      const { cost, meterClass, units, priceMillicents, rateLimit } = await priceOperation(services, args as ExecutionArgs & { contextValue: Context });
-      for (const [name, value] of Object.entries(rateLimit ?? {})) args.contextValue.res?.setHeader(name, value);
-      args.contextValue.res?.setHeader('Service-Token-Count', String(units));
-      args.contextValue.res?.setHeader('Service-Meter-Class', meterClass);
-      args.contextValue.res?.setHeader('Service-Estimated-Cost', String(priceMillicents));
+      const cost = await priceHttpOperation(services, args as ExecutionArgs & { contextValue: Context & HttpContext });
       return {
         onExecuteDone({ result, setResult }) {
           if (Symbol.asyncIterator in result) return;
-          const done = result as ExecutionResult;
-          setResult({ ...done, extensions: { ...done.extensions, cost: { requested: cost, limit: services.config.graphqlMaxCost } } });
+          setResult(withCost(services, result as ExecutionResult, cost));
         },
       };
     },

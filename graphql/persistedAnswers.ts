@@ -7,7 +7,7 @@
 // by a caller their routes admit: anyone else's request runs, and is refused by the fields
 // themselves as before. Pricing, quotas and billing have run by then (graphql/limits.ts); an
 // answer with errors is never kept.
-import { print, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { parse, print, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 import type { Context } from '../resolvers/context.ts';
 import { authorize } from '../catalogue/pipeline.ts';
 import type { Route } from '../catalogue/route.ts';
@@ -49,6 +49,25 @@ function persistedOf(document: DocumentNode): Persisted | null {
     recognized.set(document, persisted);
   }
   return persisted;
+}
+
+const parsedByText = new Map<string, { document: DocumentNode; name: string }>();
+
+/**
+ * The document of a text that is exactly one of these persisted operations as printed (so one
+ * parse serves every request sending it), and its name; undefined for any other text.
+ */
+export function persistedDocument(text: string): { document: DocumentNode; name: string } | undefined {
+  const known = parsedByText.get(text);
+  if (known) return known;
+  byText ??= persistedOperations();
+  const persisted = byText.get(text);
+  if (!persisted) return undefined;
+  const document = parse(text);
+  recognized.set(document, persisted);
+  const found = { document, name: persisted.name };
+  parsedByText.set(text, found);
+  return found;
 }
 
 function admitted(ctx: Context, persisted: Persisted): boolean {

@@ -1,6 +1,7 @@
 // The GraphQL door: graphql-yoga over HTTP (with GraphiQL) and graphql-ws on the same path,
 // both with the same authentication, authorization, quota and billing steps as REST (catalogue/pipeline.ts),
-// priced by the operation's cost (graphql/limits.ts).
+// priced by the operation's cost (graphql/limits.ts). A persisted read sent as persisted is answered
+// by the same steps without Yoga's generic machinery (graphql/persistedHttp.ts).
 import type { Server } from 'node:http';
 import type { Request, Response } from 'express';
 import { GraphQLError, subscribe, type ExecutionArgs, type ExecutionResult } from 'graphql';
@@ -19,36 +20,54 @@ import { priceOperation, useGraphqlLimits } from './limits.ts';
 import { persistedAnswer } from './persistedAnswers.ts';
 import { newId } from '../core/ids.ts';
 import { maxBodyBytes } from '../core/json.ts';
+import { answerPersisted, type GraphqlSteps } from './persistedHttp.ts';
 
 
 export function createGraphqlHandler(services: Services) {
-  return createYoga<{ req: Request; res: Response }, Context>({
+  // Yoga logs every error maskError replaced, a client's own (a 404, a bad variable) too: those are info.
+  const logging = { debug: () => {}, info: () => {}, warn: (...args: unknown[]) => services.logger.warn({ args }, 'graphql'), error: (...args: unknown[]) => (args.every(isClientError) ? services.logger.info({ args }, 'graphql client error') : services.logger.error({ args }, 'graphql')) };
+  const maskError = (error: unknown): GraphQLError => {
+    const known = toApiError(error);
+    if (known) return known;
+    // validation and syntax errors, and variables that do not coerce (graphql-js wraps the coercion error)
+    if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
+    services.logger.error({ err: (error as GraphQLError).originalError ?? error }, 'graphql resolver failed');
+    return unexpectedError();
+  };
+  const steps: GraphqlSteps = {
+    async context(request, req, res, operationName) {
+      const principal = await authenticateCaller(services, requestCredentials(request.header, request.method, services.config.publicUrl));
+      noteCaller(res, principal);
+      locals(res).operation = operationName;
+      return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req'), clientAddress: req.socket.remoteAddress, userAgent: req.get('user-agent'), req, res };
+    },
+    // as Yoga masks an error: replaced ones are logged
+    mask(error) {
+      const masked = maskError(error);
+      if (masked !== error) logging.error(error);
+      return masked;
+    },
+    noteErrorCode(res, result) {
+      const code = result.errors?.[0]?.extensions?.code;
+      if (typeof code === 'string') res.locals.errorCode = code;
+    },
+  };
+  const yoga = createYoga<{ req: Request; res: Response }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
     graphiql: false, // served by graphql/graphiql.ts, under its own Content-Security-Policy
     cors: false, // one policy for every door: server/cors.ts
     batching: false, // one operation per request, so that each is priced; an array body is 400 batching_not_supported
-    plugins: [useGraphqlLimits(services), recordErrorCode, compiledExecution],
-    // Yoga logs every error maskError replaced, a client's own (a 404, a bad variable) too: those are info.
-    logging: { debug: () => {}, info: () => {}, warn: (...args) => services.logger.warn({ args }, 'graphql'), error: (...args) => (args.every(isClientError) ? services.logger.info({ args }, 'graphql client error') : services.logger.error({ args }, 'graphql')) },
-    context: async ({ request, req, res, params }) => {
-      const principal = await authenticateCaller(services, requestCredentials((name) => request.headers.get(name) ?? undefined, request.method, services.config.publicUrl));
-      noteCaller(res, principal);
-      locals(res).operation = params.operationName ?? undefined;
-      return { ...services, principal, requestId: (res.locals.requestId as string | undefined) ?? newId('req'), clientAddress: req.socket.remoteAddress, userAgent: req.get('user-agent') };
-    },
-    maskedErrors: {
-      maskError(error, _message) {
-        const known = toApiError(error);
-        if (known) return known;
-        // validation and syntax errors, and variables that do not coerce (graphql-js wraps the coercion error)
-        if (error instanceof GraphQLError && (!error.originalError || error.originalError instanceof GraphQLError)) return error;
-        services.logger.error({ err: (error as GraphQLError).originalError ?? error }, 'graphql resolver failed');
-        return unexpectedError();
-      },
-    },
+    plugins: [useGraphqlLimits(services), recordErrorCode(steps), compiledExecution],
+    logging,
+    context: ({ request, req, res, params }) => steps.context({ method: request.method, header: (name) => request.headers.get(name) ?? undefined }, req, res, params.operationName ?? undefined),
+    maskedErrors: { maskError },
   });
+  // a persisted read sent as persisted skips Yoga's generic machinery (graphql/persistedHttp.ts)
+  return (req: Request, res: Response) => {
+    if (!answerPersisted(services, steps, yoga, req, res)) void yoga(req, res, { req, res });
+  };
 }
 
 const isClientError = (error: unknown) => (toApiError(error)?.status ?? 500) < 500;
@@ -59,15 +78,14 @@ const compiledExecution: Plugin = {
 };
 
 /** The first error's code, for the request's diagnostics record. */
-const recordErrorCode: Plugin<{ res?: Response }> = {
+const recordErrorCode = (steps: GraphqlSteps): Plugin<{ res?: Response }> => ({
   onExecute: () => ({
     onExecuteDone: ({ args, result }) => {
-      const code = 'errors' in result ? result.errors?.[0]?.extensions?.code : undefined;
       const res = (args.contextValue as { res?: Response }).res;
-      if (res && typeof code === 'string') res.locals.errorCode = code;
+      if (res && 'errors' in result) steps.noteErrorCode(res, result);
     },
   }),
-};
+});
 
 /** Runs an operation after pricing it; a refusal is the operation's error, not the socket's. */
 async function priced<T>(args: ExecutionArgs, run: (args: ExecutionArgs) => T | Promise<T>): Promise<T | ExecutionResult> {
