@@ -8,7 +8,7 @@ import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
 import { lineItems } from './concepts.ts';
 import { isoDay } from './citations.ts';
 import { buildSegments } from './segments.ts';
-import { buildStatements } from './statements.ts';
+import { companyStatements } from './statements.ts';
 
 export function toFactRecord(f: Fact): FactRecord {
   return {
@@ -68,8 +68,10 @@ export const statementRulesVersion = 4;
  */
 export async function materializeFinancials(db: Db, cik: string) {
   const facts = await statementFacts(db, cik);
+  // one index of the facts for the four variants: most figures are chosen among their reports once
+  const statements = companyStatements(facts);
   const bases = (['annual', 'quarterly'] as const).flatMap((basis) =>
-    (['latest', 'first'] as const).map((asReported) => buildStatements(facts, { period: basis, asReported, limit: Number.MAX_SAFE_INTEGER })),
+    (['latest', 'first'] as const).map((asReported) => statements({ period: basis, asReported, limit: Number.MAX_SAFE_INTEGER })),
   );
   await db.statementPeriod.deleteMany({ where: { cik } });
   const periods = bases.flatMap((bundle) =>

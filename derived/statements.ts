@@ -212,7 +212,11 @@ export function selectLatest(reports: readonly FactRecord[]): Selected {
  * they leave the first value (or its finer report) standing as `selectLatest` does.
  */
 export function selectFirst(reports: readonly FactRecord[]): Selected {
-  const standing = selectLatest(reports);
+  return firstOf(selectLatest(reports));
+}
+
+/** The figure as first reported, from its standing selection (`selectLatest` of the same reports). */
+function firstOf(standing: Selected): Selected {
   if (!standing.original) return standing;
   return { value: standing.original.value, fact: standing.original, original: null, lastReported: standing.original, restatedTo: standing.fact };
 }
@@ -222,23 +226,32 @@ export function selectFirst(reports: readonly FactRecord[]): Selected {
 
 const mappedTags = new Set(lineItems.flatMap((item) => item.candidates.map((ref) => `${ref.taxonomy}:${ref.tag}`)));
 
+/**
+ * A company's statement facts, indexed once for every statement built from them (annual and
+ * quarterly, latest and as first reported): each figure's standing selection is made once and
+ * kept, and the as-first-reported one is read off it.
+ */
 class FactIndex {
   private readonly byKey = new Map<string, FactRecord[]>();
   /** 3-month facts by tag, unit and end date */
   private readonly quartersByEnd = new Map<string, FactRecord[]>();
   /** tag -> facts, for finding periods and for "does the company report this at all" */
   readonly byTag = new Map<string, FactRecord[]>();
+  /** tag|unit of every fact: whether the company reports a tag in a unit at all */
+  private readonly tagUnits = new Set<string>();
+  /** selectLatest of the reports under a key of byKey (null: none), as chosen so far */
+  private readonly chosen = new Map<string, Selected | null>();
+  /** the same for quartersByEnd */
+  private readonly chosenQuarters = new Map<string, Selected | null>();
 
-  constructor(
-    facts: readonly FactRecord[],
-    private readonly select: (reports: readonly FactRecord[]) => Selected = selectLatest,
-  ) {
+  constructor(facts: readonly FactRecord[]) {
     for (const fact of facts) {
       const tagKey = `${fact.taxonomy}:${fact.tag}`;
       if (!mappedTags.has(tagKey)) continue;
       // Statement lines are the consolidated totals: no dimensions.
       if (Object.keys(fact.dimensions).length) continue;
       push(this.byTag, tagKey, fact);
+      this.tagUnits.add(`${tagKey}|${fact.unit}`);
       push(this.byKey, FactIndex.key(tagKey, fact.unit, fact.periodStart, fact.periodEnd), fact);
       if (fact.periodStart !== null && isQuarter(durationDays(fact.periodStart, fact.periodEnd))) {
         push(this.quartersByEnd, FactIndex.key(tagKey, fact.unit, null, fact.periodEnd), fact);
@@ -250,18 +263,39 @@ class FactIndex {
     return `${tagKey}|${unit}|${start ?? ''}|${end}`;
   }
 
-  find(tagKey: string, unit: string, start: string | null, end: string): Selected | null {
-    const reports = this.byKey.get(FactIndex.key(tagKey, unit, start, end));
-    return reports ? this.select(reports) : null;
+  reports(tagKey: string, unit: string | null): boolean {
+    return unit !== null && this.tagUnits.has(`${tagKey}|${unit}`);
+  }
+
+  find(tagKey: string, unit: string, start: string | null, end: string, asReported: AsReported): Selected | null {
+    // most candidate tags of a line are ones the company never uses
+    if (!this.byTag.has(tagKey)) return null;
+    const key = FactIndex.key(tagKey, unit, start, end);
+    let standing = this.chosen.get(key);
+    if (standing === undefined) {
+      const reports = this.byKey.get(key);
+      standing = reports ? selectLatest(reports) : null;
+      this.chosen.set(key, standing);
+    }
+    return standing && asReported === 'first' ? firstOf(standing) : standing;
   }
 
   /** 3-month facts ending on `end` (their start dates vary by a day or two across filers). */
-  findQuarter(tagKey: string, unit: string, end: string): Selected | null {
-    const reports = this.quartersByEnd.get(FactIndex.key(tagKey, unit, null, end));
-    if (!reports) return null;
-    // Two different starts for the same end would be two different quarters: take the commonest.
-    const start = mostCommon(reports.map((fact) => fact.periodStart!));
-    return this.select(reports.filter((fact) => fact.periodStart === start));
+  findQuarter(tagKey: string, unit: string, end: string, asReported: AsReported): Selected | null {
+    if (!this.byTag.has(tagKey)) return null;
+    const key = FactIndex.key(tagKey, unit, null, end);
+    let standing = this.chosenQuarters.get(key);
+    if (standing === undefined) {
+      const reports = this.quartersByEnd.get(key);
+      standing = null;
+      if (reports) {
+        // Two different starts for the same end would be two different quarters: take the commonest.
+        const start = mostCommon(reports.map((fact) => fact.periodStart!));
+        standing = selectLatest(reports.filter((fact) => fact.periodStart === start));
+      }
+      this.chosenQuarters.set(key, standing);
+    }
+    return standing && asReported === 'first' ? firstOf(standing) : standing;
   }
 }
 
@@ -402,20 +436,26 @@ function unitFor(item: LineItem, currency: string | null): string | null {
   return item.measure === 'perShare' ? `${currency}/shares` : currency;
 }
 
+/** A line item's candidate tags as index keys, made once: every line of every period asks for them. */
+const candidateTagKeys = new WeakMap<LineItem, string[]>();
+
 class LineBuilder {
   constructor(
     private readonly index: FactIndex,
     private readonly profile: CompanyProfile,
+    private readonly asReported: AsReported,
   ) {}
 
   private tagKeys(item: LineItem): string[] {
-    return item.candidates.map((ref) => `${ref.taxonomy}:${ref.tag}`);
+    let keys = candidateTagKeys.get(item);
+    if (!keys) candidateTagKeys.set(item, (keys = item.candidates.map((ref) => `${ref.taxonomy}:${ref.tag}`)));
+    return keys;
   }
 
   /** Why a line has no value, when it has none. */
   private missingReason(item: LineItem, unit: string | null, whenReported: MissingReason): MissingReason {
     if (!this.profile.taxonomy || !item.candidates.some((ref) => ref.taxonomy === this.profile.taxonomy)) return 'not_covered';
-    const reported = this.tagKeys(item).some((tagKey) => (this.index.byTag.get(tagKey) ?? []).some((fact) => fact.unit === unit));
+    const reported = this.tagKeys(item).some((tagKey) => this.index.reports(tagKey, unit));
     return reported ? whenReported : 'not_reported';
   }
 
@@ -444,7 +484,7 @@ class LineBuilder {
     const unit = unitFor(item, this.profile.currency);
     if (unit) {
       for (const tagKey of this.tagKeys(item)) {
-        const selected = this.index.find(tagKey, unit, start, end);
+        const selected = this.index.find(tagKey, unit, start, end, this.asReported);
         if (selected) return this.reported(item, unit, selected);
       }
     }
@@ -456,7 +496,7 @@ class LineBuilder {
     const unit = unitFor(item, this.profile.currency);
     if (unit) {
       for (const tagKey of this.tagKeys(item)) {
-        const selected = this.index.findQuarter(tagKey, unit, quarter.end);
+        const selected = this.index.findQuarter(tagKey, unit, quarter.end, this.asReported);
         if (selected) return this.reported(item, unit, selected);
       }
       if (item.additive) {
@@ -484,16 +524,16 @@ class LineBuilder {
       const end = k === q ? quarter.end : quarter.earlierEnds[k - 1];
       if (!end) return null;
       if (k === 1) {
-        const first = this.index.findQuarter(tagKey, unit, end);
+        const first = this.index.findQuarter(tagKey, unit, end, this.asReported);
         return first && first.fact.periodStart === quarter.year.start ? { selected: first, term: 'Q1' } : null;
       }
-      const selected = this.index.find(tagKey, unit, quarter.year.start, end);
+      const selected = this.index.find(tagKey, unit, quarter.year.start, end, this.asReported);
       if (!selected) return null;
       return { selected, term: k === 4 ? 'FY' : `${k * 3}M YTD` };
     };
     const discrete = (k: number): Selected | null => {
       const end = quarter.earlierEnds[k - 1];
-      return end ? this.index.findQuarter(tagKey, unit, end) : null;
+      return end ? this.index.findQuarter(tagKey, unit, end, this.asReported) : null;
     };
     const total = cumulative(q);
     if (!total) return null;
@@ -557,11 +597,38 @@ const statementKinds: StatementKind[] = ['income', 'balanceSheet', 'cashFlow'];
 
 /** Statements of ONE company, most recent period first, at most `limit` periods. */
 export function buildStatements(facts: readonly FactRecord[], options: StatementOptions): StatementBundle {
-  const index = new FactIndex(facts, options.asReported === 'first' ? selectFirst : selectLatest);
-  const profile = companyProfile(index);
-  const lines = new LineBuilder(index, profile);
+  return statementsOf(companyOf(facts), options);
+}
+
+/**
+ * Statements of ONE company in as many variants (basis, as reported, limit) as asked of the
+ * function it returns, each what buildStatements builds for it: the facts are indexed, the profile
+ * and fiscal calendar found, and each figure chosen among its reports once for all of them.
+ */
+export function companyStatements(facts: readonly FactRecord[]): (options: StatementOptions) => StatementBundle {
+  const company = companyOf(facts);
+  return (options) => statementsOf(company, options);
+}
+
+interface Company {
+  index: FactIndex;
+  profile: CompanyProfile;
+  statementFacts: FactRecord[];
+  years: FiscalYear[];
+  /** found when a quarterly variant first asks */
+  quarters?: FiscalQuarter[];
+}
+
+function companyOf(facts: readonly FactRecord[]): Company {
+  const index = new FactIndex(facts);
   const statementFacts = [...index.byTag.values()].flat();
-  const years = fiscalYears(statementFacts);
+  return { index, profile: companyProfile(index), statementFacts, years: fiscalYears(statementFacts) };
+}
+
+function statementsOf(company: Company, options: StatementOptions): StatementBundle {
+  const { index, profile, statementFacts, years } = company;
+  const asReported = options.asReported ?? 'latest';
+  const lines = new LineBuilder(index, profile, asReported);
   const periods: StatementPeriod[] = [];
 
   const statementsFor = (fill: (item: LineItem) => StatementLine) => {
@@ -578,11 +645,11 @@ export function buildStatements(facts: readonly FactRecord[], options: Statement
       periods.push({ fiscalYear: year.fy, fiscalPeriod: 'FY', periodStart: year.start, periodEnd: end, ...statements });
     }
   } else {
-    for (const quarter of fiscalQuarters(years, statementFacts)) {
+    for (const quarter of (company.quarters ??= fiscalQuarters(years, statementFacts))) {
       const statements = statementsFor((item) => (item.statement === 'balanceSheet' ? lines.exact(item, null, quarter.end) : lines.quarter(item, quarter)));
       periods.push({ fiscalYear: quarter.fy, fiscalPeriod: `Q${quarter.quarter}`, periodStart: quarter.start, periodEnd: quarter.end, ...statements });
     }
   }
   periods.sort((a, b) => b.periodEnd.localeCompare(a.periodEnd));
-  return { period: options.period, asReported: options.asReported ?? 'latest', taxonomy: profile.taxonomy, currency: profile.currency, periods: periods.slice(0, Math.max(0, options.limit)) };
+  return { period: options.period, asReported, taxonomy: profile.taxonomy, currency: profile.currency, periods: periods.slice(0, Math.max(0, options.limit)) };
 }

@@ -30,13 +30,14 @@ const knownAt = (r: DilutionRecord) => isoDay(r.filedAt ?? r.date);
 
 /** The score on each day a record was filed, oldest first. */
 export function scoreHistory(records: DilutionRecord[], hasIndex: boolean): ScorePoint[] {
-  const days = [...new Set(records.map(knownAt).filter((d): d is string => d !== null))].sort();
+  // each record's day once: the days times the records comparisons below would otherwise format a date each
+  const known = records.map(knownAt);
+  const days = [...new Set(known.filter((d): d is string => d !== null))].sort();
   return days.map((day) => {
-    const known = records.filter((r) => (knownAt(r) ?? '9999') <= day);
-    const { inputs, why } = scoreInputsOf(known, hasIndex);
+    const { inputs, why } = scoreInputsOf(records.filter((_, i) => (known[i] ?? '9999') <= day), hasIndex);
     const score = scoreOf(inputs, why);
     const bands = Object.fromEntries(subRatingKeys.map((k) => [k, score.ratings[k].band])) as ScorePoint['bands'];
-    const filed = records.filter((r) => knownAt(r) === day).sort((a, b) => Number(b.isEvent) - Number(a.isEvent) || a.id.localeCompare(b.id));
+    const filed = records.filter((_, i) => known[i] === day).sort((a, b) => Number(b.isEvent) - Number(a.isEvent) || a.id.localeCompare(b.id));
     return { filedAt: day, score: score.score, band: score.band, bands, filed };
   });
 }
