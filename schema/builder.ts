@@ -40,12 +40,17 @@ function isCalendarDate(value: string): boolean {
   return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
 }
 
+/** A Date value as the graph answers it (the REST door's own answers too): its day, YYYY-MM-DD. */
+export function calendarDay(value: unknown): string {
+  return value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
+}
+
 builder.addScalarType(
   'Date',
   new GraphQLScalarType<string | null, string>({
     name: 'Date',
     description: 'A calendar date, YYYY-MM-DD',
-    serialize: (value) => (value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10)),
+    serialize: calendarDay,
     parseValue: (value) => {
       if (typeof value !== 'string' || !isCalendarDate(value)) throw new TypeError('expected a calendar date YYYY-MM-DD');
       return value;

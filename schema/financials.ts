@@ -150,28 +150,63 @@ const Segments = builder.objectRef<SegmentReport & { cik: string }>('SegmentRepo
   }),
 });
 
-const FactSeries = builder.objectRef<Awaited<ReturnType<typeof factSeries>> & { cik: string; offset: number }>('FactSeries').implement({
+/** A page of a fact series, as the facts field reads it (readFactSeries). */
+type Series = Awaited<ReturnType<typeof factSeries>> & { cik: string; offset: number };
+
+/** `resolution` of a series: not_covered when the service holds no fact of the company. */
+export const seriesResolution = (s: Series) => (s.coverage.facts === 0 ? 'not_covered' : s.resolution.reason);
+export const seriesExplanation = (s: Series) =>
+  s.coverage.facts === 0 ? 'The service holds no XBRL facts of this company, so it cannot say whether the issuer reports this tag.' : s.resolution.explanation;
+export const seriesNextCursor = (s: Series) => (s.hasMore ? factsCursor(s.offset + s.facts.length) : null);
+export const seriesResolvedTags = (s: Series) => s.resolution.tags.map((r) => `${r.taxonomy}:${r.tag}`);
+
+const FactSeries = builder.objectRef<Series>('FactSeries').implement({
   description: 'Reported values of one concept: the tag asked for, the tags the issuer uses, and the facts, a page at a time.',
   fields: (t) => ({
     cik: t.exposeString('cik'),
     requestedTag: t.string({ resolve: (s) => s.resolution.requestedTag }),
     resolvedTag: t.string({ nullable: true, description: 'The tag read first (the requested one when the issuer reports it)', resolve: (s) => s.resolution.resolvedTag }),
-    resolvedTags: t.stringList({ description: 'Every tag the series reads, preferred first (taxonomy:tag); several when a line is stitched by period', resolve: (s) => s.resolution.tags.map((r) => `${r.taxonomy}:${r.tag}`) }),
+    resolvedTags: t.stringList({ description: 'Every tag the series reads, preferred first (taxonomy:tag); several when a line is stitched by period', resolve: seriesResolvedTags }),
     taxonomy: t.string({ nullable: true, resolve: (s) => s.resolution.taxonomy }),
     resolution: t.string({
       description: 'exact, alias, not_reported (the issuer reports none of the tags), or not_covered (the service holds no facts of this company)',
-      resolve: (s) => (s.coverage.facts === 0 ? 'not_covered' : s.resolution.reason),
+      resolve: seriesResolution,
     }),
-    explanation: t.string({
-      resolve: (s) => (s.coverage.facts === 0 ? 'The service holds no XBRL facts of this company, so it cannot say whether the issuer reports this tag.' : s.resolution.explanation),
-    }),
+    explanation: t.string({ resolve: seriesExplanation }),
     label: t.exposeString('label', { nullable: true }),
     facts: t.field({ type: [FactRef], resolve: (s) => s.facts }),
     hasMore: t.exposeBoolean('hasMore'),
-    nextCursor: t.string({ nullable: true, description: 'Pass as `after` for the next page', resolve: (s) => (s.hasMore ? factsCursor(s.offset + s.facts.length) : null) }),
+    nextCursor: t.string({ nullable: true, description: 'Pass as `after` for the next page', resolve: seriesNextCursor }),
     factsCovered: t.int({ description: 'How many facts of this company are held', resolve: (s) => s.coverage.facts }),
   }),
 });
+
+/** The facts field's arguments, as the field resolves them (its duration the enum's value). */
+export interface FactSeriesArgs {
+  ticker?: string | null;
+  cik?: string | null;
+  tag: string;
+  form?: string | null;
+  unit?: string | null;
+  periodFrom?: string | null;
+  periodTo?: string | null;
+  periodStart?: string | null;
+  duration?: Duration | null;
+  fy?: number | null;
+  fp?: string | null;
+  limit?: number | null;
+  after?: string | null;
+}
+
+/** The facts field's read, which the REST door also builds its answer from without executing the field (catalogue/factsData.ts). */
+export async function readFactSeries(ctx: Context, args: FactSeriesArgs): Promise<Series> {
+  requireDataAccess(ctx);
+  const cik = await requireCik(ctx, args);
+  const limit = Math.min(Math.max(args.limit ?? 25, 1), maxPageSize);
+  const offset = factsOffset(args.after);
+  const filters = { tag: args.tag, form: args.form, unit: args.unit, periodFrom: args.periodFrom, periodTo: args.periodTo, periodStart: args.periodStart, duration: args.duration, fy: args.fy, fp: args.fp, limit, offset };
+  return { ...(await factSeries(ctx, cik, filters)), cik, offset };
+}
 
 /** The statements field's read, which the REST door also builds its answer from without executing the field (catalogue/statementsData.ts). */
 export async function readStatements(ctx: Context, args: { ticker?: string | null; cik?: string | null; period?: string | null; limit?: number | null; asReported?: 'latest' | 'first' | null }) {
@@ -210,14 +245,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ defaultValue: 25 }),
       after: t.arg.string({ description: 'The previous page\'s nextCursor' }),
     },
-    resolve: async (_root, args, ctx) => {
-      requireDataAccess(ctx);
-      const cik = await requireCik(ctx, args);
-      const limit = Math.min(Math.max(args.limit ?? 25, 1), maxPageSize);
-      const offset = factsOffset(args.after);
-      const filters = { tag: args.tag, form: args.form, unit: args.unit, periodFrom: args.periodFrom, periodTo: args.periodTo, periodStart: args.periodStart, duration: args.duration, fy: args.fy, fp: args.fp, limit, offset };
-      return { ...(await factSeries(ctx, cik, filters)), cik, offset };
-    },
+    resolve: (_root, args, ctx) => readFactSeries(ctx, args),
   }),
   statements: t.field({
     type: Bundle,

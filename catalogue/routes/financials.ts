@@ -4,6 +4,7 @@ import { FactsDocument, SegmentsDocument, StatementsDocument, type LineFieldsFra
 import { cikParam, coverage, coverageSchema, dateParam, oneOfRequired, tickerParam, type View } from '../dataParams.ts';
 import { operationRoute, pageParams, viewParam } from '../route.ts';
 import { factDurations, factDurationTable } from '../../resolvers/financials.ts';
+import { factsData } from '../factsData.ts';
 import { statementsData } from '../statementsData.ts';
 
 /** The graph names a duration in words (an enum value cannot start with a digit). */
@@ -107,6 +108,7 @@ export const financialRoutes = [
     }),
     errors: ['entity_not_found'],
     operation: FactsDocument,
+    data: factsData,
     watch: { records: 'fact', restrict: 'accession' },
     variables: ({ query }) => ({
       ticker: query.ticker ?? null,

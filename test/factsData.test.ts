@@ -1,0 +1,117 @@
+// GET /v1/facts builds its answer from the series read without executing the Facts operation
+// (catalogue/factsData.ts): it must answer what the operation answers over /graphql, to the byte,
+// whatever the filters, and refuse what it refuses.
+import { print } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FactsDocument } from '../catalogue/operations/generated.ts';
+import { loadFacts } from '../ingest/load/facts.ts';
+import { parseCompanyFacts } from '../ingest/parsers/xbrl/companyFacts.ts';
+import { factDurationTable, type FactDuration } from '../resolvers/financials.ts';
+import { fixture } from './corpus.ts';
+import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from './harness.ts';
+
+let t: TestService;
+let key: string;
+let database: Awaited<ReturnType<typeof scratchDatabase>>;
+const cik = '0000000001';
+
+beforeAll(async () => {
+  database = await scratchDatabase();
+  t = await startTestService({ database: database.target });
+  ({ key } = await orgWithKey(t, 'facts data', 'team'));
+  const { prisma } = t.service.services;
+  // restated values, both forms, an instant and durations; one filing's primary document known
+  const { facts } = parseCompanyFacts(await fixture('xbrl/companyfacts-exact.json'));
+  await prisma.$transaction(async (tx) => {
+    await loadFacts(tx, facts, [], 'companyfacts', 'Fixture Corp');
+    await tx.ticker.create({ data: { ticker: 'FXTR', cik, source: 'company_tickers', name: 'Fixture Corp' } });
+    await tx.filing.create({ data: { accessionNumber: '0000000001-24-000004', cik, form: '10-K', filedAt: new Date('2024-11-01'), orderedAt: new Date('2024-11-01'), primaryDocument: 'fxtr-20240928.htm' } });
+    await tx.entity.create({ data: { cik: '0000000002', name: 'No Facts Inc' } });
+  }, { timeout: 60_000 });
+});
+afterAll(async () => {
+  await t?.close();
+  await database?.drop();
+});
+
+type Query = { ticker?: string; cik?: string; tag: string; form?: string; unit?: string; period_from?: string; period_to?: string; period_start?: string; duration?: FactDuration; fy?: number; fp?: string; limit?: number; cursor?: string };
+
+const rest = (query: Query) => call(t, 'GET', `/v1/facts?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`, { key });
+const graph = (query: Query) =>
+  call(t, 'POST', '/graphql', {
+    key,
+    body: {
+      query: print(FactsDocument),
+      variables: {
+        ticker: query.ticker ?? null,
+        cik: query.cik ?? null,
+        tag: query.tag,
+        form: query.form ?? null,
+        unit: query.unit ?? null,
+        periodFrom: query.period_from ?? null,
+        periodTo: query.period_to ?? null,
+        periodStart: query.period_start ?? null,
+        duration: query.duration ? factDurationTable[query.duration].graph : null,
+        fy: query.fy ?? null,
+        fp: query.fp ?? null,
+        limit: query.limit ?? 25,
+        after: query.cursor ?? null,
+      },
+    },
+  });
+
+describe('GET /v1/facts', () => {
+  it('answers what the Facts operation answers over /graphql, field for field and in order', async () => {
+    const queries: Query[] = [
+      { ticker: 'FXTR', tag: 'Revenues' },
+      { ticker: 'FXTR', tag: 'us-gaap:NetIncomeLoss', form: '10-K' },
+      { ticker: 'FXTR', tag: 'revenue', limit: 2 },
+      { ticker: 'FXTR', tag: 'NetIncomeLoss', duration: '3m' },
+      { ticker: 'FXTR', tag: 'NetIncomeLoss', duration: '12m', period_from: '2022-01-01', period_to: '2024-12-31' },
+      { cik, tag: 'Assets', duration: 'instant', unit: 'USD' },
+      { cik, tag: 'NetIncomeLoss', fy: 2024, fp: 'FY' },
+      { ticker: 'FXTR', tag: 'EntityCommonStockSharesOutstanding' },
+      { ticker: 'FXTR', tag: 'NoSuchTag' },
+      { cik: '0000000002', tag: 'Revenues' },
+    ];
+    let compared = 0;
+    for (const query of queries) {
+      const answer = await rest(query);
+      expect(answer.status, JSON.stringify(query)).toBe(200);
+      const viaGraph = await graph(query);
+      expect(viaGraph.body.errors).toBeUndefined();
+      const { factsCovered, facts, nextCursor, ...series } = viaGraph.body.data.facts;
+      expect(answer.body, JSON.stringify(query)).toMatchObject({ ...series, nextCursor, coverage: { factsHeld: factsCovered } });
+      expect(JSON.stringify(answer.body.facts)).toBe(JSON.stringify(facts));
+      compared += facts.length;
+      // the next page too, through its cursor
+      if (nextCursor) {
+        const next = await rest({ ...query, cursor: nextCursor });
+        const nextViaGraph = await graph({ ...query, cursor: nextCursor });
+        expect(JSON.stringify(next.body.facts)).toBe(JSON.stringify(nextViaGraph.body.data.facts.facts));
+        expect(next.body.nextCursor).toBe(nextViaGraph.body.data.facts.nextCursor);
+      }
+    }
+    // what the comparison covers: facts of both forms, a stitched series, a citation of each kind, every resolution
+    expect(compared).toBeGreaterThan(10);
+    const all = (await rest({ ticker: 'FXTR', tag: 'NetIncomeLoss', limit: 100 })).body;
+    expect(new Set(all.facts.map((f: { form: string }) => f.form))).toEqual(new Set(['10-K', '10-Q']));
+    expect(all.facts.map((f: { citationUrl: string }) => f.citationUrl)).toEqual(
+      expect.arrayContaining(['https://www.sec.gov/Archives/edgar/data/1/000000000124000004/fxtr-20240928.htm', expect.stringMatching(/-index\.htm$/)]),
+    );
+    const resolutions = await Promise.all(queries.map(async (q) => (await rest(q)).body.resolution));
+    expect(new Set(resolutions)).toEqual(new Set(['exact', 'alias', 'not_reported', 'not_covered']));
+  });
+
+  it('refuses at the REST door what the operation refuses', async () => {
+    const unknown = await rest({ ticker: 'NOSUCH', tag: 'Revenues' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe('entity_not_found');
+    const viaGraph = await graph({ ticker: 'NOSUCH', tag: 'Revenues' });
+    expect(viaGraph.body.errors[0].extensions.code).toBe('entity_not_found');
+    const badCursor = await rest({ ticker: 'FXTR', tag: 'Revenues', cursor: 'not-a-cursor' });
+    const badCursorViaGraph = await graph({ ticker: 'FXTR', tag: 'Revenues', cursor: 'not-a-cursor' });
+    expect(badCursor.status).toBe(400);
+    expect(badCursor.body.code).toBe(badCursorViaGraph.body.errors[0].extensions.code);
+  });
+});
