@@ -3,7 +3,7 @@ import { requireDataAccess } from '../resolvers/access.ts';
 import { citationKey, citationUrl, documentCitations, documentsHeld } from '../derived/citations.ts';
 import type { DataReader } from '../derived/dataCache.ts';
 import type { Context } from '../resolvers/context.ts';
-import { companySegments, companyStatements, factDurations, factDurationTable, factSeries, factsCursor, factsOffset, type FactDuration as Duration, type FactRow } from '../resolvers/financials.ts';
+import { companySegments, companyStatements, factDurations, factDurationTable, factSeries, factsCursor, factsOffset, type FactDuration as Duration, type FactFilters, type FactRow } from '../resolvers/financials.ts';
 import type { SegmentAxis, SegmentMember, SegmentPeriod, SegmentReport } from '../derived/segments.ts';
 import type { FactSource, StatementBundle, StatementLine, StatementPeriod } from '../derived/statements.ts';
 import { builder } from './builder.ts';
@@ -181,22 +181,8 @@ const FactSeries = builder.objectRef<Series>('FactSeries').implement({
   }),
 });
 
-/** The facts field's arguments, as the field resolves them (its duration the enum's value). */
-export interface FactSeriesArgs {
-  ticker?: string | null;
-  cik?: string | null;
-  tag: string;
-  form?: string | null;
-  unit?: string | null;
-  periodFrom?: string | null;
-  periodTo?: string | null;
-  periodStart?: string | null;
-  duration?: Duration | null;
-  fy?: number | null;
-  fp?: string | null;
-  limit?: number | null;
-  after?: string | null;
-}
+/** The facts field's arguments, as the field resolves them (its duration the enum's value): the filters, a company and a page. */
+export type FactSeriesArgs = Omit<FactFilters, 'limit' | 'offset'> & { ticker?: string | null; cik?: string | null; limit?: number | null; after?: string | null };
 
 /** The facts field's read, which the REST door also builds its answer from without executing the field (catalogue/factsData.ts). */
 export async function readFactSeries(ctx: Context, args: FactSeriesArgs): Promise<Series> {
