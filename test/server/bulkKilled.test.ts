@@ -1,7 +1,7 @@
 // kill -9 of `ids ingest --bulk` in the middle of the facts, then the same command again: the
 // database ends as one uninterrupted run leaves it (every table's row count, each member's
 // outcome, the facts themselves). Real processes (the compiled CLI) on PostgreSQL databases of
-// the test's own, reading factor-2 archives that corpus:scale's code writes of a few companies.
+// the test's own, reading factor-8 archives that corpus:scale's code writes of a few companies.
 // Under test/server/: it needs a database server, and runs whenever DATABASE_URL names one.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,8 +39,10 @@ describe.runIf(hasCorpus)('kill -9 during a bulk ingest, then the bulk ingest ag
   beforeAll(async () => {
     buildOnce();
     work = await mkdtemp(path.join(tmpdir(), 'ids-bulk-killed-'));
-    // Apple's and LPA's facts (Apple's copy takes long enough to be cut), Apple's and Imunon's filings
-    scale = await writeScaleCorpus({ corpus: corpusDir, out: work, factor: 2, ciks: ['0000320193', '0000749647', '0001997711'] });
+    // Apple's and LPA's facts, Apple's and Imunon's filings, 8 copies of each: two writers load
+    // companyfacts members side by side, so after the first commits many must still be to come for
+    // the cut to land among the facts (at 2 copies, all of them were in before the kill arrived)
+    scale = await writeScaleCorpus({ corpus: corpusDir, out: work, factor: 8, ciks: ['0000320193', '0000749647', '0001997711'] });
     [clean, killed] = await Promise.all([scratchDatabase(), scratchDatabase()]);
   }, 120_000);
   afterAll(async () => {
