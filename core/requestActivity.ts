@@ -27,10 +27,20 @@ export class RequestActivity {
     return this.inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => this.waiting.push(resolve));
   }
 
-  /** Resolves when no request is being answered, or after `maxMs` (steady traffic must not stop the caller for good). */
+  /**
+   * Resolves when no request is being answered, or after `maxMs` (steady traffic must not stop
+   * the caller for good); a wait that times out leaves no waiter behind.
+   */
   settled(maxMs: number): Promise<void> {
     if (this.inFlight === 0) return Promise.resolve();
-    let timer: NodeJS.Timeout | undefined;
-    return Promise.race([this.idle(), new Promise<void>((resolve) => (timer = setTimeout(resolve, maxMs)))]).finally(() => clearTimeout(timer));
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiting = this.waiting.filter((waiter) => waiter !== done);
+        resolve();
+      };
+      const timer = setTimeout(done, maxMs);
+      this.waiting.push(done);
+    });
   }
 }

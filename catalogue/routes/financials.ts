@@ -7,8 +7,6 @@ import { factDurations, factDurationTable } from '../../resolvers/financials.ts'
 import { factsData } from '../factsData.ts';
 import { statementsData } from '../statementsData.ts';
 
-/** The graph names a duration in words (an enum value cannot start with a digit). */
-
 const source = z.object({
   taxonomy: z.string(),
   tag: z.string(),
