@@ -15,6 +15,8 @@
 // ingest's time is printed either way. BENCH_FRESH=1 drops the database first (a new ingest).
 // BENCH_SECONDS (8), BENCH_CONNECTIONS (10) and BENCH_ROUNDS (3) shape the load; REDIS_URL, if
 // set, is passed to the service. BENCH_ONLY=<text> measures only the reads whose name contains it.
+// BENCH_DISTINCT (50,000) caps the distinct requests of a diverse read: drawn at random from them
+// all (the fixed seed) when a large database makes more possible.
 // BENCH_JSON_OUT=<file> also writes the table's rows there as JSON (bench:scale reads them).
 //
 // First reads: before any load, the statements of companies no request has read yet are read one
@@ -156,6 +158,19 @@ function draws(from: number): () => number {
   };
 }
 
+/** at most this many distinct requests per read (BENCH_DISTINCT): a large database makes millions possible */
+const mostDistinct = Number(process.env.BENCH_DISTINCT ?? 50_000);
+
+/** The `count` requests `at` makes when there are at most mostDistinct of them, else that many of them drawn at random (the fixed seed). */
+function drawn<T>(count: number, at: (index: number) => T): T[] {
+  if (count <= mostDistinct) return Array.from({ length: count }, (_, i) => at(i));
+  const next = draws(seed + 1);
+  const picked = new Set<number>();
+  while (picked.size < mostDistinct) picked.add(Math.floor(next() * count));
+  return [...picked].sort((a, b) => a - b).map(at);
+}
+const drawnOf = <T>(items: T[]) => drawn(items.length, (i) => items[i]!);
+
 const get = (path: string): Spec => ({ method: 'GET', path });
 const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 
@@ -175,17 +190,17 @@ async function diverseMixes(): Promise<Mix[]> {
     const segmentCompanies = await prisma.$queryRaw<{ ticker: string }[]>`SELECT DISTINCT t.ticker FROM "SegmentPeriod" s JOIN ${tickers} t ON t.cik = s.cik`;
     const filingForms = await prisma.$queryRaw<{ ticker: string; form: string }[]>`SELECT DISTINCT t.ticker, f.form FROM "Filing" f JOIN ${tickers} t ON t.cik = f.cik`;
 
-    const facts = pairs.flatMap(({ ticker, tag, form }) => limits.map((limit) => ({ ticker, tag, form, limit })));
+    const facts = drawn(pairs.length * limits.length, (i) => ({ ...pairs[Math.floor(i / limits.length)]!, limit: limits[i % limits.length]! }));
     const factPath = (f: (typeof facts)[number]) => `/v1/facts?${query(f)}`;
-    const statements = statementCompanies.flatMap(({ ticker, basis, periods }) =>
+    const statements = drawnOf(statementCompanies.flatMap(({ ticker, basis, periods }) =>
       Array.from({ length: Math.min(periods, 40) }, (_, i) => `/v1/statements/all?${query({ ticker, period: basis, limit: i + 1 })}`),
-    );
-    const segments = segmentCompanies.map(({ ticker }) => `/v1/companies/segments?${query({ ticker })}`);
-    const filings = [...new Set(filingForms.map((f) => f.ticker))].flatMap((ticker) =>
+    ));
+    const segments = drawnOf(segmentCompanies.map(({ ticker }) => `/v1/companies/segments?${query({ ticker })}`));
+    const filings = drawnOf([...new Set(filingForms.map((f) => f.ticker))].flatMap((ticker) =>
       [null, ...filingForms.filter((f) => f.ticker === ticker).map((f) => f.form)].flatMap((form) =>
         Array.from({ length: 20 }, (_, i) => `/v1/filings?${query({ ticker, ...(form ? { form } : {}), limit: (i + 1) * 5 })}`),
       ),
-    );
+    ));
     const same = (paths: string[]) => paths.map(get);
     const mixes: Mix[] = [
       { name: 'facts, REST', kind: 'diverse', service: same(facts.map(factPath)), raw: same(facts.map(factPath)) },
