@@ -1,6 +1,6 @@
 // Redis connections tuned for a service that must answer while Redis is away: no offline
 // queue and a short command timeout, so a call fails fast instead of waiting for a reconnect.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Logger } from './logger.ts';
 
 export type { Redis };
@@ -14,8 +14,13 @@ export const redisSpanAttributes = { 'db.system.name': 'redis' } as const;
 // request this much, after which the limiter stays local for a second (core/limiter.ts).
 export const redisCommandTimeoutMs = 150;
 
-/** `commandTimeoutMs`: IDS_REDIS_COMMAND_TIMEOUT_MS, when the operator knows better for their Redis. */
-export function connectRedis(url: string, logger: Logger, role: string, commandTimeoutMs = redisCommandTimeoutMs): Redis {
+/**
+ * `commandTimeoutMs`: IDS_REDIS_COMMAND_TIMEOUT_MS, when the operator knows better for their Redis.
+ * The client library is loaded on the first connection: a service without Redis (the embedded
+ * default) starts without reading it.
+ */
+export async function connectRedis(url: string, logger: Logger, role: string, commandTimeoutMs = redisCommandTimeoutMs): Promise<Redis> {
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, {
     enableOfflineQueue: false,
     // commands issued in the same tick (the quota checks of requests that arrived together) go in one write

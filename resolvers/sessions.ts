@@ -6,7 +6,7 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import jwt from 'jsonwebtoken';
-import { JwksClient } from 'jwks-rsa';
+import type { JwksClient } from 'jwks-rsa';
 import type { IdentityProviderConfig } from '../core/config.ts';
 import { ApiError } from '../core/errors.ts';
 import { randomBase62 } from '../core/ids.ts';
@@ -88,9 +88,12 @@ export function sessionVerifier(localSecret: string, provider?: IdentityProvider
 export function externalSessionVerifier(provider: IdentityProviderConfig): SessionVerifier {
   const options: jwt.VerifyOptions = { issuer: provider.issuer, ...(provider.audience ? { audience: provider.audience } : {}) };
   if (provider.jwksUrl) {
-    const jwks = new JwksClient({ jwksUri: provider.jwksUrl, cache: true, cacheMaxAge: 10 * 60_000, timeout: 3000 });
+    const jwksUri = provider.jwksUrl;
+    // the JWKS client library is read on the first token to verify, not at every start
+    let jwks: Promise<JwksClient> | undefined;
+    const client = () => (jwks ??= import('jwks-rsa').then(({ JwksClient }) => new JwksClient({ jwksUri, cache: true, cacheMaxAge: 10 * 60_000, timeout: 3000 })));
     const getKey: jwt.GetPublicKeyOrSecret = (header, done) => {
-      jwks.getSigningKey(header.kid).then(
+      client().then((c) => c.getSigningKey(header.kid)).then(
         (key) => done(null, key.getPublicKey()),
         (error: Error) =>
           done(

@@ -34,7 +34,7 @@ await measure('in-process', inProcess, 'open');
 inProcess.close();
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const live = connectRedis(redisUrl, logger, 'bench');
+const live = await connectRedis(redisUrl, logger, 'bench');
 if (await readyWithin(live, 2000)) {
   const limiter = new RedisLimiter(live, undefined, `ids:bench:${Date.now()}`);
   await measure('redis (one Lua round trip)', limiter, 'open');
@@ -42,7 +42,7 @@ if (await readyWithin(live, 2000)) {
 } else console.log(`redis at ${redisUrl} not reachable; skipping that case`);
 live.disconnect();
 
-const refused = connectRedis('redis://127.0.0.1:1', logger, 'bench-refused');
+const refused = await connectRedis('redis://127.0.0.1:1', logger, 'bench-refused');
 const refusedLimiter = new RedisLimiter(refused);
 await measure('redis refused, fail-open class', refusedLimiter, 'open');
 await measure('redis refused, fail-closed class', refusedLimiter, 'closed');
@@ -52,7 +52,7 @@ refused.disconnect();
 // A peer that completes the TCP handshake and then says nothing.
 const silent = createServer(() => {});
 await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-const hole = connectRedis(`redis://127.0.0.1:${(silent.address() as AddressInfo).port}`, logger, 'bench-silent');
+const hole = await connectRedis(`redis://127.0.0.1:${(silent.address() as AddressInfo).port}`, logger, 'bench-silent');
 const holeLimiter = new RedisLimiter(hole);
 await measure('redis silent (partition), fail-open class', holeLimiter, 'open', 200);
 await measure('redis silent (partition), fail-closed class', holeLimiter, 'closed', 200);
@@ -73,7 +73,7 @@ const proxy = createServer((client: Socket) => {
   upstream.on('error', end).on('close', end);
 });
 await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-const partitioned = connectRedis(`redis://127.0.0.1:${(proxy.address() as AddressInfo).port}`, logger, 'bench-partition');
+const partitioned = await connectRedis(`redis://127.0.0.1:${(proxy.address() as AddressInfo).port}`, logger, 'bench-partition');
 if (await readyWithin(partitioned, 2000)) {
   const limiter = new RedisLimiter(partitioned, undefined, `ids:bench:${Date.now()}`);
   await measure('redis via proxy, before the cut', limiter, 'open', 200);

@@ -57,15 +57,15 @@ export async function createService(config: Config, options: { logger?: Logger; 
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = await openDatabase(config.database, { onQuery: options.onQuery, onStatement: options.onStatement });
   const redisConnections: Redis[] = [];
-  const redis = (role: string, commandTimeoutMs = config.redisCommandTimeoutMs) => {
-    const connection = connectRedis(config.redisUrl!, logger, role, commandTimeoutMs);
+  const redis = async (role: string, commandTimeoutMs = config.redisCommandTimeoutMs) => {
+    const connection = await connectRedis(config.redisUrl!, logger, role, commandTimeoutMs);
     redisConnections.push(connection);
     return connection;
   };
   // The limiter times its own decisions (fail-open ones at IDS_REDIS_COMMAND_TIMEOUT_MS), so its
   // connection lets a fail-closed one wait for a slow but healthy Redis.
-  const limiter = config.redisUrl ? new RedisLimiter(redis('limiter', failClosedTimeoutMs), config.redisCommandTimeoutMs) : new InProcessLimiter();
-  const bus = createEventBus(config.redisUrl ? { publisher: redis('bus-publisher'), subscriber: redis('bus-subscriber') } : undefined, logger);
+  const limiter = config.redisUrl ? new RedisLimiter(await redis('limiter', failClosedTimeoutMs), config.redisCommandTimeoutMs) : new InProcessLimiter();
+  const bus = createEventBus(config.redisUrl ? { publisher: await redis('bus-publisher'), subscriber: await redis('bus-subscriber') } : undefined, logger);
   // Give Redis a moment so the first requests use it; a Redis that is down does not stop the start.
   await Promise.all(redisConnections.map((connection) => readyWithin(connection, 2000)));
   const sessionSecret = await localSessionSecret(config.stateDir, config.sessionSecret);
@@ -75,7 +75,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
   const requestLog = createRequestLog(database.prisma, logger, config.recordRequests);
   const admission = new Admission({ config, prisma: database.prisma, logger, bus });
   // unsubscribe links are signed with a key derived from the server key, never the key itself
-  const email = { mailer: createMailer(config.email.smtpUrl, config.email.from), unsubscribeKey: Buffer.from(hkdfSync('sha256', webhooks.key, Buffer.alloc(0), 'ids monitor unsubscribe links', 32)) };
+  const email = { mailer: await createMailer(config.email.smtpUrl, config.email.from), unsubscribeKey: Buffer.from(hkdfSync('sha256', webhooks.key, Buffer.alloc(0), 'ids monitor unsubscribe links', 32)) };
   const services: Services = { config, prisma: database.prisma, logger, limiter, bus, sessions, sessionSecret, cache, webhooks, requestLog, admission, email, analytics: createAnalyticsRunner({ threads: config.analyticsThreads, logger }), activity: new RequestActivity() };
   admission.hooks.lowBalance = (orgId) => void autoTopUp(services, orgId).catch((error) => logger.error({ err: error, orgId }, 'auto-top-up failed'));
   admission.start();
@@ -92,7 +92,7 @@ export async function createService(config: Config, options: { logger?: Logger; 
   app.set('trust proxy', false);
   const operations = createOperations({ prisma: database.prisma, redis: redisConnections, logger, activity: services.activity });
   app.use(operations.track);
-  const tracing = startTracing(config.tracing);
+  const tracing = await startTracing(config.tracing);
   app.use(requestContext(logger, requestLog, tracing));
   app.use(securityHeaders);
   app.use(corsPolicy(config.corsOrigins));

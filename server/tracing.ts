@@ -6,9 +6,8 @@
 // service has its own exporter, so services in one process (tests, benchmarks) export on their own
 // terms; a request's trace carries its service's.
 import { SpanStatusCode, TraceFlags, type HrTime } from '@opentelemetry/api';
-import { BatchSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import type { Resource } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { Config } from '../core/config.ts';
 import type { RecordingSpan, SpanExport } from '../core/tracing.ts';
@@ -53,10 +52,15 @@ function readable(span: RecordingSpan, resource: Resource): ReadableSpan {
   };
 }
 
-/** null when IDS_TRACING=off. */
-export function startTracing(config: Config['tracing']): Tracing | null {
+/** null when IDS_TRACING=off. The SDK's exporter is read only when there is a collector to send to. */
+export async function startTracing(config: Config['tracing']): Promise<Tracing | null> {
   if (!config.enabled) return null;
   if (!config.otlpEndpoint) return { exportSpans: null, close: () => Promise.resolve() };
+  const [{ BatchSpanProcessor }, { OTLPTraceExporter }, { resourceFromAttributes }] = await Promise.all([
+    import('@opentelemetry/sdk-trace-base'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/resources'),
+  ]);
   const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'investor-data-service', [ATTR_SERVICE_VERSION]: apiVersion });
   const processor = new BatchSpanProcessor(new OTLPTraceExporter({ url: `${config.otlpEndpoint}/v1/traces` }));
   return {

@@ -111,7 +111,7 @@ describe('while Redis is unreachable', () => {
   const logger = createLogger('silent');
 
   it('a fail-open class is decided in process and a fail-closed class is refused, without waiting', async () => {
-    const redis = connectRedis('redis://127.0.0.1:1', logger, 'test');
+    const redis = await connectRedis('redis://127.0.0.1:1', logger, 'test');
     const limiter = new RedisLimiter(redis);
     try {
       const windows = [{ period: 'day' as const, limit: 2 }];

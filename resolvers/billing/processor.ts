@@ -3,7 +3,7 @@
 // confirms a payment (creditTopUp, from its webhook or an off-session confirmation). Without
 // STRIPE_SECRET_KEY these answer 503 payment_processor_unavailable and write nothing.
 import { inSpan, SpanKind } from '../../core/tracing.ts';
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { Config } from '../../core/config.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { BusEvent } from '../../subscriptions/bus.ts';
@@ -22,15 +22,20 @@ export const maxPaymentMethods = 3;
 /** autoTopupInFlight of an organization whose last auto-top-up failed: paused until the next top-up. */
 export { autoTopupFailedMark };
 
+let sdk: Promise<typeof Stripe> | undefined;
+/** The processor's SDK, read on its first use: a service that takes no payment starts without it. */
+const stripeSdk = () => (sdk ??= import('stripe').then((module) => module.default));
+
 const clients = new WeakMap<Config['stripe'], Stripe>();
 
-function client(config: Config): Stripe {
+async function client(config: Config): Promise<Stripe> {
   const { secretKey, apiBase } = config.stripe;
   if (!secretKey) throw new ApiError('payment_processor_unavailable', 'Payments are not configured on this service (no processor key).', { retryable: false });
   let stripe = clients.get(config.stripe);
   if (!stripe) {
     const base = apiBase ? new URL(apiBase) : null;
-    stripe = new Stripe(secretKey, {
+    const Sdk = await stripeSdk();
+    stripe = new Sdk(secretKey, {
       maxNetworkRetries: 1,
       timeout: 10_000,
       ...(base ? { host: base.hostname, port: Number(base.port || (base.protocol === 'https:' ? 443 : 80)), protocol: base.protocol.replace(':', '') as 'http' | 'https' } : {}),
@@ -46,8 +51,9 @@ async function processorCall<T>(what: string, call: () => Promise<T>): Promise<T
     return await inSpan(`payment processor: ${what}`, { 'ids.processor.call': what }, call, SpanKind.CLIENT);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    if (error instanceof Stripe.errors.StripeCardError) throw error;
-    if (error instanceof Stripe.errors.StripeInvalidRequestError) {
+    const { errors } = await stripeSdk();
+    if (error instanceof errors.StripeCardError) throw error;
+    if (error instanceof errors.StripeInvalidRequestError) {
       throw new ApiError('validation_error', `The payment processor refused to ${what}: ${error.message}`, { details: { issues: [{ path: error.param ?? 'body', message: error.message }] } });
     }
     throw new ApiError('payment_processor_unavailable', `The payment processor could not ${what} just now; nothing was charged or changed. Retry shortly.`, { retryAfter: 5, retryable: true });
@@ -60,8 +66,8 @@ export async function ensureCustomer(ctx: Pick<Services, 'prisma' | 'config'>, o
   const account = await ctx.prisma.billingAccount.findUniqueOrThrow({ where: { orgId }, select: { customerId: true } });
   if (account.customerId) return account.customerId;
   const org = await ctx.prisma.organization.findUniqueOrThrow({ where: { id: orgId }, select: { name: true } });
-  const customer = await processorCall('create a customer', () =>
-    client(ctx.config).customers.create({ name: org.name, metadata: { orgId } }, { idempotencyKey: `customer-${orgId}` }),
+  const customer = await processorCall('create a customer', async () =>
+    (await client(ctx.config)).customers.create({ name: org.name, metadata: { orgId } }, { idempotencyKey: `customer-${orgId}` }),
   );
   await ctx.prisma.billingAccount.updateMany({ where: { orgId, customerId: null }, data: { customerId: customer.id } });
   return customer.id;
@@ -81,8 +87,8 @@ export function topUpTerms(amountCents: number) {
 export async function createTopUp(ctx: Context, orgId: string, amountCents: number, options: { saveMethod?: boolean } = {}) {
   const customer = await ensureCustomer(ctx, orgId);
   const terms = topUpTerms(amountCents);
-  const intent = await processorCall('create the payment', () =>
-    client(ctx.config).paymentIntents.create(
+  const intent = await processorCall('create the payment', async () =>
+    (await client(ctx.config)).paymentIntents.create(
       {
         amount: terms.chargedCents,
         currency: 'usd',
@@ -131,7 +137,7 @@ export async function creditTopUp(services: Pick<Services, 'prisma' | 'bus'>, pa
 export async function refundTopUp(ctx: Context, orgId: string, paymentIntentId: string, amountCents?: number) {
   const topUp = await ctx.prisma.topUp.findUnique({ where: { paymentIntentId } });
   if (!topUp || topUp.orgId !== orgId) throw new ApiError('top_up_not_found', `No top-up ${paymentIntentId} in this organization.`);
-  const stripe = client(ctx.config);
+  const stripe = await client(ctx.config);
   // Credit this instance set aside but did not spend is not spent: give it back before counting.
   await ctx.admission.giveBack(orgId);
   const events: BusEvent[] = [];
@@ -200,7 +206,7 @@ export async function autoTopUp(services: Services, orgId: string): Promise<void
     if (!account.customerId || !methods.length || terms.amountCents <= 0) throw new Error('no saved payment method');
     for (const method of methods) {
       try {
-        const intent = await client(services.config).paymentIntents.create(
+        const intent = await (await client(services.config)).paymentIntents.create(
           { amount: terms.chargedCents, currency: 'usd', customer: account.customerId, payment_method: method.id, off_session: true, confirm: true, metadata: { orgId, purpose: 'credit_topup', auto: 'true', amountCents: String(terms.amountCents), bonusCents: String(terms.bonusCents), feeCents: String(terms.feeCents) } },
           { idempotencyKey: `auto-topup-${orgId}-${claim}-${method.id}` },
         );
@@ -209,7 +215,7 @@ export async function autoTopUp(services: Services, orgId: string): Promise<void
         if (intent.status === 'succeeded') await creditTopUp(services, intent.id);
         return;
       } catch (error) {
-        failures.push({ paymentMethodId: method.id, code: error instanceof Stripe.errors.StripeError ? (error.code ?? error.type) : 'processor_unavailable' });
+        failures.push({ paymentMethodId: method.id, code: error instanceof (await stripeSdk()).errors.StripeError ? (error.code ?? error.type) : 'processor_unavailable' });
       }
     }
     throw new Error('every payment method failed');
@@ -231,8 +237,8 @@ export async function createSetupIntent(ctx: Context, orgId: string) {
     throw new ApiError('payment_method_limit_reached', `An organization can save at most ${maxPaymentMethods} payment methods; remove one first.`, { details: { limit: maxPaymentMethods, saved } });
   }
   const customer = await ensureCustomer(ctx, orgId);
-  const intent = await processorCall('create the setup intent', () =>
-    client(ctx.config).setupIntents.create({ customer, usage: 'off_session', metadata: { orgId } }, { idempotencyKey: `setup-${ctx.requestId}` }),
+  const intent = await processorCall('create the setup intent', async () =>
+    (await client(ctx.config)).setupIntents.create({ customer, usage: 'off_session', metadata: { orgId } }, { idempotencyKey: `setup-${ctx.requestId}` }),
   );
   return { setupIntentId: intent.id, clientSecret: intent.client_secret!, savedMethods: saved, maxMethods: maxPaymentMethods };
 }
@@ -270,9 +276,9 @@ export async function removePaymentMethod(ctx: Context, orgId: string, id: strin
 async function detachAtProcessor(config: Config, id: string): Promise<void> {
   await processorCall('detach the payment method', async () => {
     try {
-      await client(config).paymentMethods.detach(id);
+      await (await client(config)).paymentMethods.detach(id);
     } catch (error) {
-      if (error instanceof Stripe.errors.StripeInvalidRequestError && (error.code === 'payment_method_unexpected_state' || error.code === 'resource_missing')) return;
+      if (error instanceof (await stripeSdk()).errors.StripeInvalidRequestError && (error.code === 'payment_method_unexpected_state' || error.code === 'resource_missing')) return;
       throw error;
     }
   });
@@ -328,12 +334,12 @@ export async function rememberPaymentMethod(services: Pick<Services, 'prisma' | 
 /** The invoice as the processor holds it now; null without a processor configured. */
 export async function retrieveInvoice(config: Config, id: string): Promise<Stripe.Invoice | null> {
   if (!config.stripe.secretKey) return null;
-  return processorCall('read the invoice', () => client(config).invoices.retrieve(id));
+  return processorCall('read the invoice', async () => (await client(config)).invoices.retrieve(id));
 }
 
 export async function retrievePaymentMethod(config: Config, id: string): Promise<Stripe.PaymentMethod | null> {
   if (!config.stripe.secretKey) return null;
-  return processorCall('read the payment method', () => client(config).paymentMethods.retrieve(id));
+  return processorCall('read the payment method', async () => (await client(config)).paymentMethods.retrieve(id));
 }
 
 export const checkoutPlans = ['personal', 'team'] as const;
@@ -348,8 +354,8 @@ export async function createCheckout(ctx: Context, orgId: string, input: { plan:
     });
   }
   const customer = await ensureCustomer(ctx, orgId);
-  const session = await processorCall('start checkout', () =>
-    client(ctx.config).checkout.sessions.create(
+  const session = await processorCall('start checkout', async () =>
+    (await client(ctx.config)).checkout.sessions.create(
       {
         mode: 'subscription',
         customer,
@@ -368,17 +374,18 @@ export async function createCheckout(ctx: Context, orgId: string, input: { plan:
 
 export async function createPortal(ctx: Context, orgId: string, returnUrl: string) {
   const customer = await ensureCustomer(ctx, orgId);
-  const session = await processorCall('open the billing portal', () => client(ctx.config).billingPortal.sessions.create({ customer, return_url: returnUrl }));
+  const session = await processorCall('open the billing portal', async () => (await client(ctx.config)).billingPortal.sessions.create({ customer, return_url: returnUrl }));
   return { portalSessionId: session.id, url: session.url };
 }
 
 /** The processor's signed notice, verified with STRIPE_WEBHOOK_SECRET. */
-export function verifyProcessorEvent(config: Config, payload: string, signature: string): Stripe.Event {
+export async function verifyProcessorEvent(config: Config, payload: string, signature: string): Promise<Stripe.Event> {
   const secret = config.stripe.webhookSecret;
   if (!secret) throw new ApiError('payment_processor_unavailable', 'Processor webhooks are not configured on this service (no webhook secret).', { retryable: false });
   if (!signature) throw new ApiError('processor_signature_invalid', 'The Stripe-Signature header is missing.');
+  const { webhooks } = await stripeSdk();
   try {
-    return Stripe.webhooks.constructEvent(payload, signature, secret);
+    return webhooks.constructEvent(payload, signature, secret);
   } catch {
     throw new ApiError('processor_signature_invalid', 'The Stripe-Signature header does not verify this payload.');
   }

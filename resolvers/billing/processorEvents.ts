@@ -158,7 +158,7 @@ const handlers: Record<string, Handler> = {
 
 /** Verifies, then handles the event once; answers what was done with it. */
 export async function receiveProcessorEvent(services: Services, payload: string, signature: string) {
-  const event = verifyProcessorEvent(services.config, payload, signature);
+  const event = await verifyProcessorEvent(services.config, payload, signature);
   const handler = handlers[event.type];
   const seen = await services.prisma.processorEvent.findUnique({ where: { id: event.id } });
   if (seen) return { received: true, eventId: event.id, type: event.type, handled: seen.handled, duplicate: true };

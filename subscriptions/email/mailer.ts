@@ -1,6 +1,6 @@
 // Outbound email over SMTP (nodemailer), configured by one connection URL such as
 // smtp://user:pass@host:587 or smtps://user:pass@host:465.
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface OutgoingEmail {
   /** one bare address: a digest goes to exactly one recipient */
@@ -68,11 +68,12 @@ function sanitized(err: unknown, secrets: string[]): MailerError {
   });
 }
 
-/** null when no SMTP URL is configured (email delivery off). */
-export function createMailer(smtpUrl: string | undefined, from: string): Mailer | null {
+/** null when no SMTP URL is configured (email delivery off; the SMTP library is then never read). */
+export async function createMailer(smtpUrl: string | undefined, from: string): Promise<Mailer | null> {
   if (!smtpUrl) return null;
   const secrets = secretsOf(smtpUrl);
-  let transport: ReturnType<typeof nodemailer.createTransport>;
+  const { default: nodemailer } = await import('nodemailer');
+  let transport: Transporter;
   try {
     // Pooled: a digest run sends many messages, and reusing a connection skips the handshake and
     // AUTH each time. Two connections stay within the concurrency limits of hosted relays.

@@ -94,7 +94,7 @@ describe('sending a digest over SMTP', () => {
   let mailer: Mailer;
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    mailer = createMailer(smtp.url, from)!;
+    mailer = (await createMailer(smtp.url, from))!;
   });
   beforeEach(() => {
     smtp.messages.length = 0;
@@ -104,9 +104,9 @@ describe('sending a digest over SMTP', () => {
     await smtp?.close();
   });
 
-  it('is off without an SMTP URL', () => {
-    expect(createMailer(undefined, from)).toBeNull();
-    expect(createMailer('', from)).toBeNull();
+  it('is off without an SMTP URL', async () => {
+    expect(await createMailer(undefined, from)).toBeNull();
+    expect(await createMailer('', from)).toBeNull();
   });
 
   it('delivers both parts with every citation, the list headers and the given Message-ID', async () => {
@@ -182,7 +182,7 @@ describe('sending a digest over SMTP', () => {
 
 describe('mailer errors', () => {
   it('leave the password out when the server is unreachable', async () => {
-    const mailer = createMailer(`smtp://user:s3cret@127.0.0.1:${await closedPort()}`, from)!;
+    const mailer = (await createMailer(`smtp://user:s3cret@127.0.0.1:${await closedPort()}`, from))!;
     try {
       const err = await mailer.send({ to, ...digest() }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(MailerError);
@@ -195,7 +195,7 @@ describe('mailer errors', () => {
 
   it('leave the password out when the server refuses the login', async () => {
     const smtp = await startSmtpServer({ auth: { user: 'user', pass: 'right-one' } });
-    const mailer = createMailer(`smtp://user:s3cret%21@127.0.0.1:${smtp.port}`, from)!;
+    const mailer = (await createMailer(`smtp://user:s3cret%21@127.0.0.1:${smtp.port}`, from))!;
     try {
       const err = await mailer.send({ to, ...digest() }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'EAUTH', responseCode: 535 });
@@ -209,7 +209,7 @@ describe('mailer errors', () => {
 
   it('authenticates with the URL credentials', async () => {
     const smtp = await startSmtpServer({ auth: { user: 'user', pass: 'p@ss word' } });
-    const mailer = createMailer(`smtp://user:${encodeURIComponent('p@ss word')}@127.0.0.1:${smtp.port}`, from)!;
+    const mailer = (await createMailer(`smtp://user:${encodeURIComponent('p@ss word')}@127.0.0.1:${smtp.port}`, from))!;
     try {
       await mailer.send({ to, ...digest() });
       expect(await smtp.waitFor(1)).toHaveLength(1);

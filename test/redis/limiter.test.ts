@@ -18,7 +18,7 @@ describe('a slow but healthy Redis', () => {
   const windows = [{ period: 'minute' as const, limit: 1000 }];
 
   beforeAll(async () => {
-    redis = connectRedis(process.env.REDIS_URL!, createLogger('silent'), 'test', failClosedTimeoutMs);
+    redis = await connectRedis(process.env.REDIS_URL!, createLogger('silent'), 'test', failClosedTimeoutMs);
     expect(await readyWithin(redis, 5000)).toBe(true);
     limiter = new RedisLimiter(redis, 150, `ids:test:slow:${Date.now()}`);
   });

@@ -13,7 +13,7 @@ describe('the Redis limiter\'s month window', () => {
   let subjects = 0;
 
   beforeAll(async () => {
-    redis = connectRedis(process.env.REDIS_URL!, createLogger('silent'), 'test');
+    redis = await connectRedis(process.env.REDIS_URL!, createLogger('silent'), 'test');
     expect(await readyWithin(redis, 5000)).toBe(true);
   });
   afterAll(async () => {

@@ -30,7 +30,7 @@ describe('two instances sharing Redis', () => {
   });
 
   it('the limiter\'s check-and-count is atomic under concurrency', async () => {
-    const redis = connectRedis(process.env.REDIS_URL!, createLogger('silent'), 'test');
+    const redis = await connectRedis(process.env.REDIS_URL!, createLogger('silent'), 'test');
     const limiter = new RedisLimiter(redis);
     try {
       expect(await readyWithin(redis, 5000)).toBe(true);
@@ -45,7 +45,7 @@ describe('two instances sharing Redis', () => {
   });
 
   it('the limiter keeps counting in Redis after Redis forgets its script (a restart, SCRIPT FLUSH)', async () => {
-    const redis = connectRedis(process.env.REDIS_URL!, createLogger('silent'), 'test');
+    const redis = await connectRedis(process.env.REDIS_URL!, createLogger('silent'), 'test');
     const limiter = new RedisLimiter(redis);
     try {
       expect(await readyWithin(redis, 5000)).toBe(true);
