@@ -39,7 +39,8 @@ export interface DerivedSummary {
 const batchSize = 50;
 const batchTransactionMs = 600_000;
 
-export async function buildDerived(prisma: PrismaClient, bus: EventBus): Promise<DerivedSummary> {
+/** `announceFrom` (YYYY-MM-DD): signals as of an earlier day are marked announced without an event. */
+export async function buildDerived(prisma: PrismaClient, bus: EventBus, announceFrom: string): Promise<DerivedSummary> {
   const started = performance.now();
   const pending = await prisma.ingestItem.findMany({
     where: { status: { in: [rebuildStatus, signalsStatus] }, kind: { in: [...bulkKinds] } },
@@ -61,7 +62,7 @@ export async function buildDerived(prisma: PrismaClient, bus: EventBus): Promise
   const queue = chunks(companies, batchSize);
   const buildBatches = async () => {
     for (let next = queue.next(); !next.done; next = queue.next()) {
-      const { summarised, announced } = await buildBatch(prisma, next.value, byCompany);
+      const { summarised, announced } = await buildBatch(prisma, next.value, byCompany, announceFrom);
       await publishAll(bus, announced);
       facts += summarised;
       signals += announced.length;
@@ -76,7 +77,7 @@ export async function buildDerived(prisma: PrismaClient, bus: EventBus): Promise
   return { companies: companies.length, facts, signals, seconds: (performance.now() - started) / 1000 };
 }
 
-async function buildBatch(prisma: PrismaClient, batch: string[], byCompany: Map<string, { facts: boolean; rebuild: boolean; keys: string[] }>) {
+async function buildBatch(prisma: PrismaClient, batch: string[], byCompany: Map<string, { facts: boolean; rebuild: boolean; keys: string[] }>, announceFrom: string) {
   const withFacts = batch.filter((cik) => byCompany.get(cik)!.facts);
   const rebuilt = batch.filter((cik) => byCompany.get(cik)!.rebuild);
   return prisma.$transaction(
@@ -89,7 +90,7 @@ async function buildBatch(prisma: PrismaClient, batch: string[], byCompany: Map<
         for (const cik of withFacts) await materializeFinancials(tx, cik);
       }
       if (rebuilt.length) await materializeDilution(tx, rebuilt);
-      const announced = await announceNew(tx, await computeSignals(tx, batch));
+      const announced = await announceNew(tx, await computeSignals(tx, batch), announceFrom);
       const keys = batch.flatMap((cik) => byCompany.get(cik)!.keys);
       await tx.ingestItem.updateMany({ where: { sourceKey: { in: keys }, status: { in: [rebuildStatus, signalsStatus] } }, data: { status: 'ingested' } });
       return { summarised, announced };

@@ -33,7 +33,18 @@ export interface LoadContext {
   firstFactLoad: boolean;
   /** concepts known to be held: written by an earlier load of this run that has committed */
   conceptsHeld: Set<string>;
+  /**
+   * The first filing day (YYYY-MM-DD) whose new filings and filing events are announced: an older
+   * one is history being filled in, not news for monitors, webhooks and streams.
+   */
+  announceFrom: string;
 }
+
+/** How far back a bulk load announces what it adds: the reach of a sync (an older gap is the archives' to fill). */
+export const bulkAnnounceDays = 31;
+
+/** The first day a bulk load run now announces (LoadContext.announceFrom). */
+export const bulkAnnounceFrom = (now = Date.now()) => new Date(now - bulkAnnounceDays * 86_400_000).toISOString().slice(0, 10);
 
 export const conceptKey = (c: { taxonomy: string; tag: string }) => `${c.taxonomy}:${c.tag}`;
 

@@ -53,8 +53,8 @@ export function prepareSubmissions(text: string, name: string, sourceKey: string
         const r = indexEventRow(e, sourceKey);
         return { id: r.id, line: copyLine([r.id, r.accessionNumber, r.cik, r.item, r.type, isoDay(r.eventDate), isoDay(r.filedAt), isoDay(r.orderedAt), r.fromIndexOnly, r.confidence, JSON.stringify(r.data), r.sourceKey]) };
       }),
-    async load(session) {
-      const { members, events } = await loadSubmissions(session, [member]);
+    async load(session, context) {
+      const { members, events } = await loadSubmissions(session, [member], context.announceFrom);
       return { ...members[0]!, events };
     },
   };
@@ -76,13 +76,17 @@ interface Tally {
   added: NewEvent[];
 }
 
-/** Writes the members as writing them one after the other, in their order, would. */
-export async function loadSubmissions(session: BulkSession, members: PreparedSubmissions[]): Promise<LoadedSubmissions> {
+/**
+ * Writes the members as writing them one after the other, in their order, would. What they add
+ * filed before `announceFrom` (YYYY-MM-DD) is written without an event.
+ */
+export async function loadSubmissions(session: BulkSession, members: PreparedSubmissions[], announceFrom: string): Promise<LoadedSubmissions> {
   const tally = members.map((): Tally => ({ records: 0, rowsWritten: 0, dilution: false, added: [] }));
   for (const [m, member] of members.entries()) tally[m]!.records += await writeEntity(session, member.entity, member.cik);
   await writeFilings(session, members, tally);
   await writeIndexEvents(session, members, tally);
-  const events = await recordBulkEvents(session, tally.flatMap((t) => t.added));
+  const news = (e: NewEvent) => typeof e.payload.filedAt === 'string' && e.payload.filedAt >= announceFrom;
+  const events = await recordBulkEvents(session, tally.flatMap((t) => t.added.filter(news)));
   const derived = (t: Tally): PendingDerived => (t.dilution ? 'dilution' : t.added.some((e) => evidence(e as Added)) ? 'signals' : null);
   return { members: tally.map((t) => ({ records: t.records, rowsWritten: t.rowsWritten, derived: derived(t) })), events };
 }

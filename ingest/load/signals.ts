@@ -37,8 +37,11 @@ export async function announceSignals(tx: Tx): Promise<BusEvent[]> {
   return announceNew(tx, await signalsCreatedBy(tx, rows));
 }
 
-/** `signal.added` for each of these signals never announced before (marked announced in the same transaction). */
-export async function announceNew(tx: Tx, signals: Signal[]): Promise<BusEvent[]> {
+/**
+ * `signal.added` for each of these signals never announced before (marked announced in the same
+ * transaction). `announceFrom` (YYYY-MM-DD): one as of an earlier day is marked, not announced.
+ */
+export async function announceNew(tx: Tx, signals: Signal[], announceFrom = ''): Promise<BusEvent[]> {
   if (!signals.length) return [];
   // A document read after the index (same accession, same type) makes the same id: announced
   // once. Ids in one order, so that two transactions marking the same ones never wait on each other in a cycle.
@@ -49,7 +52,7 @@ export async function announceNew(tx: Tx, signals: Signal[]): Promise<BusEvent[]
   return recordEvents(
     tx,
     signals
-      .filter((s) => isNew.delete(s.id))
+      .filter((s) => isNew.delete(s.id) && s.asOf >= announceFrom)
       .map((s) => ({ type: 'signal.added', orgId: null, payload: { id: s.id, type: s.type, strength: s.strength, asOf: s.asOf, cik: s.cik, accessionNumbers: [...new Set(s.evidence.map((e) => e.accessionNumber))] } })),
   );
 }

@@ -12,6 +12,7 @@ import { finished } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runIngest } from '../../ingest/run.ts';
 import { computeSignals } from '../../derived/signals.ts';
+import { bulkAnnounceFrom } from '../../ingest/bulk/member.ts';
 import { folderSource } from '../../ingest/sources/folder.ts';
 import { runCommand } from '../../server/commands.ts';
 import { writeScaleCorpus, type ScaleSummary } from '../../scripts/scaleCorpus.ts';
@@ -111,20 +112,20 @@ describe.runIf(hasCorpus)('bulk ingest of the nightly archives', { timeout: 180_
     expect(appleEvent?.payload).toMatchObject({ source: 'companyfacts', accessionNumbers: expect.arrayContaining(['0000320193-21-000105']) });
   });
 
-  it('announces each signal of the companies it loaded once, as signal.added, after the load (as the item ingest does for the same files)', async () => {
-    const announcedIn = async (t: TestService) =>
-      (await t.service.services.prisma.event.findMany({ where: { type: 'signal.added' }, select: { orgId: true, payload: true } })).map((e) => ({ orgId: e.orgId, ...(e.payload as { id: string; cik: string; type: string }) }));
-    const announced = await announcedIn(bulk);
+  it('marks each signal of the companies it loaded as announced once, and announces as signal.added only those of the last 31 days (older ones are history filled in, not news)', async () => {
+    const { prisma } = bulk.service.services;
+    const announced = (await prisma.event.findMany({ where: { type: 'signal.added' }, select: { orgId: true, payload: true } })).map((e) => ({ orgId: e.orgId, ...(e.payload as { id: string; cik: string; asOf: string }) }));
     expect(announced.every((a) => a.orgId === null)).toBe(true);
     expect(new Set(announced.map((a) => a.id)).size).toBe(announced.length);
-    const held = await computeSignals(bulk.service.services.prisma, null);
+    const held = await computeSignals(prisma, null);
     expect(held.length).toBeGreaterThan(0);
-    expect(announced.map((a) => a.id).sort()).toEqual(held.map((s) => s.id).sort());
-    // a synthetic copy's signals are its own, announced under its CIK
-    const copies = new Set(Object.values(scale.copies).flat());
-    expect(announced.some((a) => copies.has(a.cik))).toBe(true);
-    const ofApple = (list: { id: string; cik: string }[]) => list.filter((a) => a.cik === apple).map((a) => a.id).sort();
-    expect(ofApple(announced)).toEqual(ofApple(await announcedIn(items)));
+    // every signal is marked, so that a later load or ingest never announces it either
+    const marked = new Set((await prisma.announcedSignal.findMany({ where: { id: { in: held.map((h) => h.id) } } })).map((a) => a.id));
+    expect(held.filter((h) => !marked.has(h.id))).toEqual([]);
+    const from = bulkAnnounceFrom();
+    expect(announced.map((a) => a.id).sort()).toEqual(held.filter((h) => h.asOf >= from).map((h) => h.id).sort());
+    // the corpus's newest filings are older than the window: a bulk load of its history announces none of them
+    expect(held.some((h) => h.asOf < from)).toBe(true);
   });
 
   it('a second run of the same archives writes nothing', async () => {
@@ -153,8 +154,10 @@ describe.runIf(hasCorpus)('bulk ingest of the nightly archives', { timeout: 180_
     expect(loaded.body.facts.map((f: { value: string }) => f.value)).toEqual(['123456789']);
   });
 
-  /** A company's submissions file listing these filings (filed 2024-03-01). */
-  const submissionsFile = (cik: number, ticker: string, filings: { accessionNumber: string; size: number; primaryDocDescription: string }[]) =>
+  const today = new Date().toISOString().slice(0, 10);
+
+  /** A company's submissions file listing these filings, filed on `filedOn` (2024-03-01 unless said). */
+  const submissionsFile = (cik: number, ticker: string, filings: { accessionNumber: string; size: number; primaryDocDescription: string }[], filedOn = '2024-03-01') =>
     JSON.stringify({
       cik: String(cik),
       name: `Fixture ${ticker} Inc`,
@@ -163,9 +166,9 @@ describe.runIf(hasCorpus)('bulk ingest of the nightly archives', { timeout: 180_
       filings: {
         recent: {
           accessionNumber: filings.map((f) => f.accessionNumber),
-          filingDate: filings.map(() => '2024-03-01'),
+          filingDate: filings.map(() => filedOn),
           reportDate: filings.map(() => '2023-12-31'),
-          acceptanceDateTime: filings.map(() => '2024-03-01T16:05:00.000Z'),
+          acceptanceDateTime: filings.map(() => `${filedOn}T16:05:00.000Z`),
           act: filings.map(() => '34'),
           form: filings.map(() => '10-K'),
           fileNumber: filings.map(() => `001-${cik}`),
@@ -186,8 +189,8 @@ describe.runIf(hasCorpus)('bulk ingest of the nightly archives', { timeout: 180_
     await mkdir(folder);
     const shared = '0000000061-24-000007';
     await zipOf(path.join(folder, 'submissions.zip'), {
-      'CIK0000000061.json': submissionsFile(61, 'COA', [{ accessionNumber: shared, size: 1000, primaryDocDescription: '' }, { accessionNumber: '0000000061-24-000008', size: 900, primaryDocDescription: '10-K' }]),
-      'CIK0000000062.json': submissionsFile(62, 'COB', [{ accessionNumber: shared, size: 1000, primaryDocDescription: 'ANNUAL REPORT' }]),
+      'CIK0000000061.json': submissionsFile(61, 'COA', [{ accessionNumber: shared, size: 1000, primaryDocDescription: '' }, { accessionNumber: '0000000061-24-000008', size: 900, primaryDocDescription: '10-K' }], today),
+      'CIK0000000062.json': submissionsFile(62, 'COB', [{ accessionNumber: shared, size: 1000, primaryDocDescription: 'ANNUAL REPORT' }], today),
     });
     expect((await ids(bulk, 'ingest', '--bulk', folder)).at(-1)).toMatch(/read 2, written 2, skipped 0, failed 0 \(5 records: 0 facts, 3 filings\)/);
     const filing = await get(bulk, bulkKey, `/v1/filings/${shared}`);
@@ -195,6 +198,20 @@ describe.runIf(hasCorpus)('bulk ingest of the nightly archives', { timeout: 180_
     expect(filing.body.primaryDocDescription).toBe('ANNUAL REPORT');
     const added = await bulk.service.services.prisma.event.findMany({ where: { type: 'filing.added', payload: { path: ['accessionNumber'], equals: shared } } });
     expect(added.map((e) => (e.payload as { tickers: string[] }).tickers)).toEqual([['COA']]);
+  });
+
+  it('announces the filings it adds from the last 31 days, and writes older ones without an event (a first load of all of EDGAR is history, not news)', async () => {
+    const folder = path.join(work, 'news');
+    await mkdir(folder);
+    const [recent, old] = ['0000000065-26-000001', '0000000065-24-000001'];
+    await zipOf(path.join(folder, 'submissions.zip'), {
+      'CIK0000000065.json': submissionsFile(65, 'COE', [{ accessionNumber: recent, size: 1000, primaryDocDescription: '10-K' }], today),
+      'CIK0000000066.json': submissionsFile(66, 'COF', [{ accessionNumber: old, size: 1000, primaryDocDescription: '10-K' }]),
+    });
+    expect((await ids(bulk, 'ingest', '--bulk', folder)).at(-1)).toMatch(/read 2, written 2, skipped 0, failed 0/);
+    for (const accession of [recent, old]) expect((await get(bulk, bulkKey, `/v1/filings/${accession}`)).status).toBe(200);
+    const added = async (accession: string) => bulk.service.services.prisma.event.count({ where: { type: 'filing.added', payload: { path: ['accessionNumber'], equals: accession } } });
+    expect({ recent: await added(recent), old: await added(old) }).toEqual({ recent: 1, old: 0 });
   });
 
   it('a member the database refuses among members written together fails alone, and the others load', async () => {
