@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Filing_cik_filedAt_idx" ON "Filing"("cik", "filedAt");
