@@ -258,8 +258,9 @@ async function firstAndKeptReads(url: string, tickers: string[]): Promise<{ firs
 
 const hotMixes: Mix[] = reads.map((read) => ({ name: read.name, kind: 'hot', service: [read], raw: [rawFacts] }));
 
-async function loadMix(url: string, specs: Spec[], key: string): Promise<Measured> {
-  const next = draws(seed);
+/** `drawSeed`: the sequence of requests drawn (the raw server and the service measured on one draw each get the same one). */
+async function loadMix(url: string, specs: Spec[], key: string, drawSeed = seed): Promise<Measured> {
+  const next = draws(drawSeed);
   const headers = { 'x-api-key': key, 'content-type': 'application/json' };
   let refused = '';
   const result = await autocannon({
@@ -300,16 +301,22 @@ try {
   const firstReads = only && !'first reads of statements'.includes(only) ? null : await firstAndKeptReads(service.url, await unreadStatementCompanies());
 
   const results = new Map<Mix, { service: Measured[]; raw: Measured[] }>(mixes.map((m) => [m, { service: [], raw: [] }]));
+  // Each mix and round draws a sequence of its own: on a database larger than memory, a mix that
+  // repeated the one before it (GraphQL's facts after REST's) found the pages it reads already
+  // cached. The raw server and the service get the same sequence, one before the other, in turns.
   for (let round = 1; round <= rounds; round++) {
-    for (const mix of mixes) {
+    for (const [m, mix] of mixes.entries()) {
       const entry = results.get(mix)!;
-      entry.raw.push(await loadMix(raw.url, mix.raw, key));
-      entry.service.push(await loadMix(service.url, mix.service, key));
+      const drawSeed = seed + 1000 * m + round;
+      const measureRaw = async () => entry.raw.push(await loadMix(raw.url, mix.raw, key, drawSeed));
+      const measureService = async () => entry.service.push(await loadMix(service.url, mix.service, key, drawSeed));
+      if (round % 2) await measureRaw().then(measureService);
+      else await measureService().then(measureRaw);
       process.stderr.write(`round ${round}/${rounds}: ${mix.kind} ${mix.name}\n`);
     }
   }
 
-  console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds, medians; ratio = this service / the raw server measured just before it (hot: the raw facts read; diverse: the same requests)`);
+  console.log(`\n${connections} connections, ${seconds} s per measurement, ${rounds} rounds, medians; ratio = this service / the raw server measured next to it, first one then the other in turns (hot: the raw facts read; diverse: the same requests)`);
   console.log(`${'read'.padEnd(60)} ${'traffic'.padEnd(7)} ${'distinct'.padStart(8)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'raw req/s'.padStart(9)} ${'ratio'.padStart(6)}`);
   const rps = new Map<string, number>();
   const rows: { name: string; kind: string; distinct: number; rps: number; p50: number; p99: number; rawRps: number; ratio: number }[] = [];
