@@ -21,6 +21,9 @@ import { runIngest, type IngestSummary, type Progress } from './run.ts';
 import { indexPaths, secClient, textItem, type SecClientOptions } from './sources/secHttp.ts';
 import type { Source } from './sources/types.ts';
 
+/** How many days back a sync reaches by default; a bulk load announces what it adds within the same reach. */
+export const syncReachDays = 31;
+
 export interface SyncOptions extends Omit<SecClientOptions, 'isDone'> {
   /** the day to sync up to, YYYY-MM-DD (UTC); default today */
   today?: string;
@@ -28,7 +31,7 @@ export interface SyncOptions extends Omit<SecClientOptions, 'isDone'> {
   since?: string;
   /** `held` (default): refresh the companies the database holds; `all`: every company in the index */
   scope?: 'held' | 'all';
-  /** how far back a sync reaches at most (default 31 days); an older gap is the nightly archives' job */
+  /** how far back a sync reaches at most (default syncReachDays); an older gap is the nightly archives' job */
   maxDays?: number;
 }
 
@@ -82,7 +85,7 @@ async function syncDays(deps: { prisma: PrismaClient; bus: EventBus; logger: Log
     isDone: async (key) => key.startsWith('/Archives/') && (await prisma.ingestItem.findUnique({ where: { sourceKey: key }, select: { status: true } }))?.status === 'ingested',
   });
 
-  const earliest = addDays(today, -(options.maxDays ?? 31));
+  const earliest = addDays(today, -(options.maxDays ?? syncReachDays));
   let start = options.since ?? (await firstUnsyncedDay(prisma)) ?? today;
   if (start < earliest) {
     logger.warn({ from: start, earliest }, 'sec sync: the database is further behind than a sync reaches; load the nightly archives (ingest --bulk) for the older gap');

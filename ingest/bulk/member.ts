@@ -2,6 +2,7 @@
 // then load it in the member's transaction, which also writes its done-mark.
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import type { BulkSession } from './connection.ts';
+import { syncReachDays } from '../sync.ts';
 
 /**
  * The derived data a loaded member leaves to the build after the load: 'facts' (concept
@@ -40,11 +41,8 @@ export interface LoadContext {
   announceFrom: string;
 }
 
-/** How far back a bulk load announces what it adds: the reach of a sync (an older gap is the archives' to fill). */
-export const bulkAnnounceDays = 31;
-
-/** The first day a bulk load run now announces (LoadContext.announceFrom). */
-export const bulkAnnounceFrom = (now = Date.now()) => new Date(now - bulkAnnounceDays * 86_400_000).toISOString().slice(0, 10);
+/** The first day a bulk load run now announces (LoadContext.announceFrom): as far back as a sync reaches. */
+export const bulkAnnounceFrom = (now = Date.now()) => new Date(now - syncReachDays * 86_400_000).toISOString().slice(0, 10);
 
 export const conceptKey = (c: { taxonomy: string; tag: string }) => `${c.taxonomy}:${c.tag}`;
 
