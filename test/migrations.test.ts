@@ -10,6 +10,9 @@ import { openAdapter } from '../prisma/adapter.ts';
 import { migrationState, openDatabase } from '../prisma/db.ts';
 import { PrismaClient } from '../prisma/generated/client/client.ts';
 import { applyAllInOneStep, applyPending, createMigration, migrationsDir, readMigrations } from '../prisma/migrate.ts';
+import { digest } from '../core/rows.ts';
+import { factKey } from '../ingest/load/facts.ts';
+import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
 
 describe('migrations', () => {
   it('agree with prisma/schema.prisma (no migration left to create)', async () => {
@@ -107,6 +110,36 @@ describe('a new database set up in one step', () => {
       await second.close();
     } finally {
       await rm(stateDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a database whose facts were keyed before keys led with the CIK', () => {
+  it('has each fact re-keyed to the key the ingest computes now, so that the same fact reaching it again is not stored twice', async () => {
+    const db = await PGlite.create('memory://');
+    try {
+      await applyPending(new PrismaPGlite(db));
+      const facts: FactRecord[] = [
+        { cik: '0000320193', taxonomy: 'us-gaap', tag: 'Revenues', unit: 'USD', value: '391035000000', periodStart: '2023-10-01', periodEnd: '2024-09-28', isInstant: false, fy: 2024, fp: 'FY', form: '10-K', frame: 'CY2024', accessionNumber: '0000320193-24-000123', filedAt: '2024-11-01', dimensions: {}, decimals: '-6' },
+        { cik: '0001997711', taxonomy: 'us-gaap', tag: 'Assets', unit: 'USD', value: '12.5', periodStart: null, periodEnd: '2024-12-31', isInstant: true, fy: 2024, fp: 'FY', form: '10-K', frame: null, accessionNumber: '0001997711-25-000004', filedAt: '2025-03-01', dimensions: { 'us-gaap:StatementBusinessSegmentsAxis': 'x:OneMember' }, decimals: null },
+      ];
+      // the key as it was: the digest's 32 hex digits
+      const digestOnly = (f: FactRecord) =>
+        digest(f.cik, f.taxonomy, f.tag, f.unit, f.periodStart, f.periodEnd, f.accessionNumber, Object.entries(f.dimensions).map(([axis, member]) => `${axis}=${member}`).join(';'));
+      for (const f of facts) {
+        await db.query(`INSERT INTO "Entity" ("cik", "name", "updatedAt") VALUES ($1, 'A company', now()) ON CONFLICT DO NOTHING`, [f.cik]);
+        await db.query(
+          `INSERT INTO "Fact" ("factKey", "cik", "taxonomy", "tag", "unit", "value", "periodStart", "periodEnd", "isInstant", "accessionNumber", "dimensions", "source")
+           VALUES ($1::uuid, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'companyfacts')`,
+          [digestOnly(f), f.cik, f.taxonomy, f.tag, f.unit, f.value, f.periodStart, f.periodEnd, f.isInstant, f.accessionNumber, JSON.stringify(f.dimensions)],
+        );
+      }
+      await db.exec(await readFile(path.join(migrationsDir, '20261127233000_fact_key_by_company', 'migration.sql'), 'utf8'));
+      const keys = (await db.query<{ key: string }>(`SELECT replace("factKey"::text, '-', '') AS key FROM "Fact" ORDER BY "cik"`)).rows.map((r) => r.key);
+      expect(keys).toEqual(facts.map(factKey));
+      expect(keys.map((k) => k.slice(0, 10))).toEqual(['0000320193', '0001997711']);
+    } finally {
+      await db.close();
     }
   });
 });

@@ -3,7 +3,7 @@
 // concepts written as companyFactsHandler writes them, and `facts.added` recorded per company.
 import * as crypto from 'node:crypto';
 import { parseCompanyFacts, type ConceptRecord, type FactRecord } from '../parsers/xbrl/companyFacts.ts';
-import { factKey } from '../load/facts.ts';
+import { factKey, keyFromDigest } from '../load/facts.ts';
 import type { BulkSession } from './connection.ts';
 import { copyField } from './copyText.ts';
 import { recordBulkEvents } from './events.ts';
@@ -42,7 +42,7 @@ export function prepareCompanyFacts(text: string): PreparedMember {
  */
 function keyOf(f: FactRecord): string {
   if (!oneShotHash || Object.keys(f.dimensions).length) return factKey(f);
-  return oneShotHash('sha256', `${f.cik}\u0001${f.taxonomy}\u0001${f.tag}\u0001${f.unit}\u0001${f.periodStart ?? ''}\u0001${f.periodEnd}\u0001${f.accessionNumber}\u0001`).slice(0, 32);
+  return keyFromDigest(f.cik, oneShotHash('sha256', `${f.cik}\u0001${f.taxonomy}\u0001${f.tag}\u0001${f.unit}\u0001${f.periodStart ?? ''}\u0001${f.periodEnd}\u0001${f.accessionNumber}\u0001`));
 }
 
 /** One fact as a COPY line, in factColumns order. */

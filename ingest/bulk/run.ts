@@ -25,7 +25,7 @@ import { archiveName, bulkKinds, memberKey, type BulkKind } from './keys.ts';
 import { bulkAnnounceFrom, type LoadContext, type PendingDerived, type PreparedMember } from './member.ts';
 import type { BulkProgress } from './progress.ts';
 import { createStagingTables } from './staging.ts';
-import { deferFactIndexesIfEmpty, restoreFactIndexes } from './factIndexes.ts';
+import { deferIndexesOfEmptyTables, restoreDeferredIndexes, type DeferredTable } from './deferredIndexes.ts';
 import { runRowWriter } from '../runRow.ts';
 import { loadSubmissions, prepareSubmissions, type LoadedSubmissions, type PreparedSubmissions } from './submissions.ts';
 
@@ -88,10 +88,12 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
     progress?.update({ files: members.length, bytes: members.reduce((sum, m) => sum + m.size, 0) });
     total = members.length;
     for (const writer of writers) await createStagingTables(writer);
-    // indexes (and the foreign key) a killed first load left unbuilt are built before anything is written by company
-    await restoreFactIndexes(connection);
+    // indexes (and foreign keys) a killed first load left unbuilt are built before anything is written by company
+    await restoreDeferredIndexes(connection);
+    const tablesWritten: DeferredTable[] = present.map((kind) => (kind === 'companyfacts' ? 'Fact' : 'Filing'));
+    const deferred = await deferIndexesOfEmptyTables(connection, tablesWritten);
     const context: LoadContext = {
-      firstFactLoad: present.includes('companyfacts') && (await deferFactIndexesIfEmpty(connection)),
+      firstFactLoad: deferred.includes('Fact'),
       conceptsHeld: new Set(),
       announceFrom: bulkAnnounceFrom(),
     };
@@ -179,10 +181,10 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
         }
       }),
     );
-    if (context.firstFactLoad) {
+    if (deferred.length) {
       progress?.update({ phase: 'indexes' });
       const indexStarted = performance.now();
-      await restoreFactIndexes(connection);
+      await restoreDeferredIndexes(connection);
       summary.indexSeconds = (performance.now() - indexStarted) / 1000;
     }
     // The planner's statistics of the tables just filled: without them it plans the derived build's

@@ -2,16 +2,28 @@
 // own XBRL) has the same key and is stored once.
 import type { ConceptRecord, FactRecord } from '../parsers/xbrl/companyFacts.ts';
 import type { Tx } from '../handlers.ts';
-import { chunks, day, digest } from '../../core/rows.ts';
+import { chunks, day, digest, padCik } from '../../core/rows.ts';
 import { insertRows, insertRowsReturning, type Columns } from '../../prisma/unnestInsert.ts';
 import { materializeFinancials } from '../../derived/financials.ts';
 import { materializeDilution } from '../../derived/dilution/materialize.ts';
 import { ensureEntities } from './entities.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
 
+/**
+ * The company's CIK (ten decimal digits, which are hex digits too), then the last 22 hex digits of
+ * a digest of (cik, taxonomy, tag, unit, period, accession, dimensions): 32 hex digits, stored as a
+ * uuid. Leading with the CIK keeps one company's facts together in the unique index, so a load
+ * writes to a few of its pages at a time rather than to random pages across the whole index (once
+ * the index outgrows the server's buffers, random pages halve the load's rate).
+ */
 export function factKey(f: FactRecord): string {
   const dimensions = Object.entries(f.dimensions).sort(([a], [b]) => a.localeCompare(b)).map(([axis, member]) => `${axis}=${member}`).join(';');
-  return digest(f.cik, f.taxonomy, f.tag, f.unit, f.periodStart, f.periodEnd, f.accessionNumber, dimensions);
+  return keyFromDigest(f.cik, digest(f.cik, f.taxonomy, f.tag, f.unit, f.periodStart, f.periodEnd, f.accessionNumber, dimensions));
+}
+
+/** A factKey from the 32 hex digits of its digest (core/rows.ts digest). */
+export function keyFromDigest(cik: string, digestHex: string): string {
+  return padCik(cik) + digestHex.slice(10, 32);
 }
 
 export async function loadFacts(tx: Tx, facts: FactRecord[], concepts: ConceptRecord[], source: string, entityName?: string): Promise<number> {

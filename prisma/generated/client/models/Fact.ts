@@ -1034,9 +1034,10 @@ export type $FactPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: bigint
     /**
-     * digest of (cik, taxonomy, tag, unit, period, accession, dimensions): the same fact from
-     * companyfacts and from the filing's own XBRL is stored once; the digest's 32 hex digits as a
-     * uuid (16 bytes, half the text's size in the table and its unique index)
+     * the CIK's 10 digits, then 22 hex digits of a digest of (cik, taxonomy, tag, unit, period,
+     * accession, dimensions): the same fact from companyfacts and from the filing's own XBRL is
+     * stored once; a uuid (16 bytes, half the text's size), one company's facts side by side in
+     * the unique index
      */
     factKey: string
     cik: string
