@@ -7,7 +7,9 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createClient } from 'graphql-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { freePort, scratchDatabase } from './harness.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -196,6 +198,42 @@ describe(`newcomer: npm start on an empty ${process.env.DATABASE_URL ? 'PostgreS
     expect(await readFile(path.join(stateDir, 'demo-api-key'), 'utf8')).toBe(firstStart.keyFile);
     const info = await stat(path.join(stateDir, 'demo-api-key'));
     expect((info.mode & 0o777).toString(8)).toBe('600');
+
+    expect(await stopServer(server)).toBe(0);
+  });
+
+  // The bundle carries most packages (scripts/build.mjs): each door runs code of its own from it.
+  it('answers at every door from the compiled bundle: GraphQL over HTTP and graphql-ws, MCP, GraphiQL', { timeout: 120_000 }, async () => {
+    if (!firstStart) throw new Error('the first start did not complete; nothing to restart');
+    const server = await startServer(childEnv());
+    const headers = { 'x-api-key': firstStart.key, 'content-type': 'application/json' };
+
+    const overHttp = await fetch(`${server.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: '{ me { organization { id } } }' }) }).then((r) => r.json());
+    expect(overHttp).toMatchObject({ data: { me: { organization: { id: firstStart.orgId } } } });
+
+    const ws = createClient({ url: `${server.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { 'x-api-key': firstStart.key }, retryAttempts: 0 });
+    try {
+      const overWs = await ws.iterate({ query: '{ me { organization { id } } }' }).next();
+      expect(overWs.value).toMatchObject({ data: { me: { organization: { id: firstStart.orgId } } } });
+    } finally {
+      await ws.dispose();
+    }
+
+    const mcp = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { ...headers, accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'newcomer', version: '1' } } }),
+    });
+    expect(mcp.status).toBe(200);
+    expect(await mcp.text()).toContain('"serverInfo":{"name":"investor-data-service"');
+
+    const page = await fetch(`${server.url}/graphql`, { headers: { accept: 'text/html' } }).then((r) => r.text());
+    const script = /src="(\/graphql\/assets\/[^"]+\.js)"/.exec(page);
+    expect(script, page).not.toBeNull();
+    const asset = await fetch(`${server.url}${script![1]}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
+    expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
 
     expect(await stopServer(server)).toBe(0);
   });
