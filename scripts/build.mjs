@@ -68,6 +68,8 @@ async function buildServer() {
     // CommonJS packages in an ES module bundle call require for Node's own modules
     banner: { js: "import { createRequire as __bundleCreateRequire } from 'node:module'; const require = __bundleCreateRequire(import.meta.url);" },
     sourcemap: true,
+    // stack traces need the mappings, not a copy of every source (which made the map 16 MB, parsed at each start)
+    sourcesContent: false,
     write: false,
     logLevel: 'warning',
   });
