@@ -42,11 +42,12 @@ const deferred: Record<DeferredTable, Deferred[]> = {
 };
 const all = Object.values(deferred).flat();
 
-export async function missingDeferredIndexes(session: BulkSession): Promise<string[]> {
+async function missingDeferredIndexes(session: BulkSession): Promise<string[]> {
   const names = all.map((i) => i.name);
+  const tables = Object.keys(deferred).map((table) => `'"${table}"'::regclass`);
   const rows = await session.query<{ name: string }>(
     `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY($1::text[])
-     UNION ALL SELECT conname AS name FROM pg_constraint WHERE conrelid IN ('"Fact"'::regclass, '"Filing"'::regclass) AND conname = ANY($1::text[])`,
+     UNION ALL SELECT conname AS name FROM pg_constraint WHERE conrelid IN (${tables.join(', ')}) AND conname = ANY($1::text[])`,
     [names],
   );
   const present = new Set(rows.map((r) => r.name));
