@@ -1,13 +1,15 @@
 // One measured bulk load for the benchmarks: corpus:scale archives of a factor in a temporary
 // folder, bulk-ingested into a fresh PostgreSQL database, then the same archives again (which
-// must write nothing). Returns the figures bench:bulk and bench:scale print.
+// must write nothing). Returns the figures bench:bulk and bench:scale print. Peak RSS is the
+// whole process's: this thread and the load's.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../prisma/db.ts';
 import { createLogger } from '../core/logger.ts';
 import { createEventBus } from '../subscriptions/bus.ts';
-import { runBulkIngest, type BulkSummary } from '../ingest/bulk/run.ts';
+import type { BulkSummary } from '../ingest/bulk/run.ts';
+import { bulkIngestInThread } from '../server/ingestThread.ts';
 import { ensureDatabase } from './benchDatabase.ts';
 import { writeScaleCorpus, type ScaleSummary } from './scaleCorpus.ts';
 
@@ -38,13 +40,15 @@ export async function measureBulkLoad(options: { corpus: string; factor: number;
     const db = await openDatabase({ kind: 'postgres', url: options.databaseUrl });
     try {
       const logger = createLogger('silent');
-      const deps = { prisma: db.prisma, bus: createEventBus(undefined, logger), logger };
+      const deps = { bus: createEventBus(undefined, logger), logger };
+      // as `ids ingest --bulk` loads into PostgreSQL: on a thread whose heap is capped
+      const target = { databaseUrl: options.databaseUrl, logLevel: 'silent' };
       const loadAverage = loadavg()[0]!;
       peakRss = process.memoryUsage().rss;
       started = performance.now();
-      const summary = await runBulkIngest(deps, folder);
+      const summary = await bulkIngestInThread(deps, target, folder);
       const seconds = (performance.now() - started) / 1000;
-      const again = await runBulkIngest(deps, folder);
+      const again = await bulkIngestInThread(deps, target, folder);
       const [sizes] = await db.prisma.$queryRaw<{ database: bigint; fact: bigint; facts: bigint }[]>`
         SELECT pg_database_size(current_database()) AS database, pg_total_relation_size('"Fact"') AS fact, (SELECT count(*) FROM "Fact") AS facts`;
       return { scale, archiveSeconds, summary, again, seconds, databaseBytes: Number(sizes!.database), factBytes: Number(sizes!.fact), facts: Number(sizes!.facts), peakRss, loadAverage };

@@ -19,6 +19,7 @@ import { ingestProgress } from '../ingest/progress.ts';
 import { sourceFor } from '../ingest/sources/index.ts';
 import { bulkSummaryLine, runBulkIngest } from '../ingest/bulk/run.ts';
 import { bulkProgress } from '../ingest/bulk/progress.ts';
+import { bulkIngestInThread } from './ingestThread.ts';
 import { runSync, syncSummaryLine } from '../ingest/sync.ts';
 import { fetchFundLetters, fundLetterFetchLine } from '../ingest/fundLetters.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
@@ -123,7 +124,9 @@ export const commands: Record<string, Command> = {
       withDatabase(ctx, async ({ prisma, bus, logger, activity }) => {
         if (typeof values.bulk === 'string') {
           const progress = ctx.progress ? bulkProgress((text) => process.stderr.write(text), process.stderr.isTTY === true) : undefined;
-          ctx.say(bulkSummaryLine(await runBulkIngest({ prisma, bus, logger }, values.bulk, progress)));
+          const { database } = ctx.config;
+          const summary = database.kind === 'postgres' ? await bulkIngestInThread({ bus, logger }, { databaseUrl: database.url, logLevel: ctx.config.logLevel }, values.bulk, progress) : await runBulkIngest({ prisma, bus, logger }, values.bulk, progress);
+          ctx.say(bulkSummaryLine(summary));
           return;
         }
         if (!values.source) throw new Error('--source or --bulk is required');

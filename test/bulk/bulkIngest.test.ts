@@ -2,7 +2,9 @@
 // company as itself and as one synthetic copy), loaded in bulk. A real company then answers
 // exactly as after an item-by-item ingest of its files, its synthetic copy answers the same
 // values under its own CIK, a second run writes nothing, and a corrupt member is listed by
-// ingest:failures while the others load.
+// ingest:failures while the others load. On PostgreSQL (server mode) the command runs the load on
+// its own thread under a heap cap (server/ingestThread.ts), so that mode tests the thread's summary
+// and the events it hands back to this instance's bus.
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
