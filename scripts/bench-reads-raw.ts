@@ -16,8 +16,13 @@ const factsSql = `SELECT value, unit, "periodStart", "periodEnd", fy, fp, form, 
   ORDER BY "periodEnd" DESC, "filedAt" DESC, "accessionNumber" DESC LIMIT $4`;
 const statementsSql = `SELECT body FROM "StatementPeriod" WHERE ${company} AND basis = $2 AND "asReported" = 'latest' ORDER BY "periodEnd" DESC LIMIT $3`;
 const segmentsSql = `SELECT axis, kind, body FROM "SegmentPeriod" WHERE ${company} ORDER BY "axisOrder", "periodEnd" DESC`;
-const filingsSql = `SELECT "accessionNumber", form, "filedAt", "acceptedAt", "reportDate", items, "primaryDocument", "primaryDocDescription", size, "isXbrl", "isInlineXbrl"
-  FROM "Filing" WHERE ${company} AND ($2::text IS NULL OR form = $2) ORDER BY "orderedAt" DESC, "accessionNumber" DESC LIMIT $3`;
+// Each company's newest filings, then the newest of those: with the ticker's companies as a
+// subquery, the planner expects dozens of them and walks the index of every filing by date until
+// it has found the page (0.4 s a read at factor 1,000, still running into the service's turn).
+const filingsSql = `SELECT f.* FROM (SELECT cik FROM "Ticker" WHERE ticker = $1 UNION SELECT cik FROM "Entity" WHERE tickers @> ARRAY[$1::text]) c
+  CROSS JOIN LATERAL (SELECT "accessionNumber", form, "filedAt", "acceptedAt", "reportDate", items, "primaryDocument", "primaryDocDescription", size, "isXbrl", "isInlineXbrl", "orderedAt"
+    FROM "Filing" WHERE cik = c.cik AND ($2::text IS NULL OR form = $2) ORDER BY "orderedAt" DESC, "accessionNumber" DESC LIMIT $3) f
+  ORDER BY f."orderedAt" DESC, f."accessionNumber" DESC LIMIT $3`;
 
 const reads: Record<string, (q: URLSearchParams) => [string, unknown[], string]> = {
   '/v1/facts': (q) => [factsSql, [q.get('ticker'), q.get('tag'), q.get('form'), Number(q.get('limit') ?? 25)], 'facts'],
