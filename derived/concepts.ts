@@ -180,6 +180,28 @@ function splitQName(name: string): { taxonomy: string | null; tag: string } {
   return colon < 0 ? { taxonomy: null, tag: name } : { taxonomy: name.slice(0, colon), tag: name.slice(colon + 1) };
 }
 
+/** A requested tag ("Revenues", "us-gaap:Revenues"): its taxonomy, when named, and its name. */
+export function requestedTag(requested: string): { taxonomy: string | null; tag: string } {
+  return splitQName(requested.trim());
+}
+
+/** A requested tag or line item, taken apart: its taxonomy and name, and the line it names or belongs to. */
+function requestedLine(requested: string) {
+  const { taxonomy: requestedTaxonomy, tag: requestedName } = requestedTag(requested);
+  const askedForLine = lineItems.find((candidate) => candidate.key.toLowerCase() === requestedName.toLowerCase() && !requestedTaxonomy);
+  const item = askedForLine ?? lineItems.find((candidate) => candidate.candidates.some((ref) => ref.tag === requestedName && (!requestedTaxonomy || ref.taxonomy === requestedTaxonomy)));
+  return { requestedTaxonomy, requestedName, askedForLine, item };
+}
+
+/**
+ * The tag names resolveTag consults for a request: the name asked for and its line's candidates.
+ * What an issuer reports of these names is all a resolution needs to know of it.
+ */
+export function tagsConsulted(requested: string): string[] {
+  const { requestedName, item } = requestedLine(requested);
+  return [...new Set([requestedName, ...(item?.candidates.map((ref) => ref.tag) ?? [])])];
+}
+
 /**
  * The tags a series reads for a requested tag ("Revenues", "us-gaap:Revenues") or line item
  * ("revenue"). A tag the issuer reports is answered with that tag, whatever line it belongs to:
@@ -190,9 +212,7 @@ function splitQName(name: string): { taxonomy: string | null; tag: string } {
  */
 export function resolveTag(requested: string, availableTags: Iterable<TagUsage | string>): TagResolution {
   const available = [...availableTags].map((entry) => (typeof entry === 'string' ? { ...splitQName(entry), lastFiled: null } : entry));
-  const { taxonomy: requestedTaxonomy, tag: requestedName } = splitQName(requested.trim());
-  const askedForLine = lineItems.find((candidate) => candidate.key.toLowerCase() === requestedName.toLowerCase() && !requestedTaxonomy);
-  const item = askedForLine ?? lineItems.find((candidate) => candidate.candidates.some((ref) => ref.tag === requestedName && (!requestedTaxonomy || ref.taxonomy === requestedTaxonomy)));
+  const { requestedTaxonomy, requestedName, askedForLine, item } = requestedLine(requested);
   const usageOf = (ref: { taxonomy: string | null; tag: string }) => available.find((entry) => entry.tag === ref.tag && (!ref.taxonomy || entry.taxonomy === ref.taxonomy));
   const base = { requestedTag: requested, lineItem: item?.key ?? null };
 

@@ -5,7 +5,7 @@ import { directRead } from '../prisma/directRead.ts';
 import type { DataReader } from '../derived/dataCache.ts';
 import { Prisma, type Fact } from '../prisma/generated/client/client.ts';
 import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
-import { lineItems, resolveTag } from '../derived/concepts.ts';
+import { lineItems, requestedTag, resolveTag, tagsConsulted, type TagResolution } from '../derived/concepts.ts';
 import { ApiError } from '../core/errors.ts';
 import { cursorOffset, offsetCursor } from '../core/cursor.ts';
 import { isoDay } from '../derived/citations.ts';
@@ -14,18 +14,43 @@ import type { AsReported, StatementBundle, StatementPeriod } from '../derived/st
 import { materializeFinancials, statementRulesVersion, statementTags, toFactRecord } from '../derived/financials.ts';
 
 
+/** What a series needs to know of a company before its facts: how its tag resolves, the resolved tag's label, and what is held of its facts. */
+interface SeriesHeader {
+  resolution: TagResolution;
+  label: string | null;
+  coverage: { facts: number; latestFiledAt: Date | null };
+}
+
 /**
- * The tag an issuer uses for a requested tag or line item, from what it has reported (its concept
- * summaries). Kept per company and request: resolving scans every concept the company reports.
+ * What a company reports of the tag names a resolution consults (tagsConsulted: a few), with their
+ * labels, and what is held of its facts, as one row: `usage` (JSON [taxonomy, tag, last filed,
+ * label] in a fixed order), `factsHeld`, `heldLatestFiledAt`. Reading only those names keeps the
+ * statement and what is kept of it small, whatever the company reports: a company-wide list of
+ * concepts (thousands for a large filer) kept for each company read would hold gigabytes under
+ * traffic across all of EDGAR.
  */
-export function resolveCompanyTag(reader: DataReader, cik: string, requested: string) {
-  return reader.cache.data.memo(`resolved:${cik}:${requested}`, async () => {
-    const used = await reader.cache.data.memo(`concepts:${cik}`, async () => {
-      const rows = await reader.prisma.companyConcept.groupBy({ by: ['taxonomy', 'tag'], where: { cik, hasDimensions: false }, _max: { lastFiledAt: true } });
-      return rows.map((u) => ({ taxonomy: u.taxonomy, tag: u.tag, lastFiled: isoDay(u._max.lastFiledAt) }));
-    });
-    return resolveTag(requested, used);
-  });
+function headerStatement(cik: string, requested: string): Prisma.Sql {
+  return Prisma.sql`
+    SELECT s.facts AS "factsHeld", s."latestFiledAt" AS "heldLatestFiledAt",
+      (SELECT coalesce(json_agg(json_build_array(u.taxonomy, u.tag, u."lastFiled", c.label) ORDER BY u.taxonomy, u.tag), '[]')
+       FROM (SELECT taxonomy, tag, max("lastFiledAt") AS "lastFiled" FROM "CompanyConcept"
+             WHERE cik = ${cik} AND NOT "hasDimensions" AND tag = ANY(${tagsConsulted(requested)}::text[]) GROUP BY taxonomy, tag) u
+       LEFT JOIN "Concept" c ON c.taxonomy = u.taxonomy AND c.tag = u.tag) AS usage
+    FROM (SELECT coalesce(sum("factCount"), 0)::int AS facts, max("lastFiledAt") AS "latestFiledAt" FROM "CompanyConcept" WHERE cik = ${cik}) s`;
+}
+
+interface HeaderColumns {
+  factsHeld: number;
+  heldLatestFiledAt: Date | null;
+  usage: [string, string, string | null, string | null][];
+}
+
+function seriesHeaderOf(requested: string, row: HeaderColumns): SeriesHeader {
+  const used = row.usage.map(([taxonomy, tag, lastFiled, label]) => ({ taxonomy, tag, lastFiled, label }));
+  const resolution = resolveTag(requested, used);
+  const [first] = resolution.tags;
+  const label = used.find((u) => u.taxonomy === first?.taxonomy && u.tag === first?.tag)?.label ?? null;
+  return { resolution, label, coverage: { facts: row.factsHeld, latestFiledAt: row.heldLatestFiledAt } };
 }
 
 export interface FactFilters {
@@ -80,13 +105,14 @@ export type FactRow = Pick<Fact, 'cik' | 'taxonomy' | 'tag' | 'unit' | 'value' |
  * One statement for a series' facts, newest period first (ties: the later filing, then the
  * accession number, then the row), the filing's primary document joined in: written by hand and
  * sent past the client's query engine (prisma/directRead.ts), which costs a read more than the
- * database does. `page`: a page in the database; without it, every fact of the tags.
+ * database does. A tag without taxonomy reads that tag in any. `page`: a page in the database;
+ * without it, every fact of the tags.
  */
-function readFacts(prisma: PrismaClient, cik: string, tags: { taxonomy: string; tag: string }[], filters: FactFilters, page?: { offset: number; take: number }): Promise<FactRow[]> {
+function factsStatement(cik: string, tags: { taxonomy: string | null; tag: string }[], filters: FactFilters, page?: { offset: number; take: number }, withId = false): Prisma.Sql {
   const conditions = [
     Prisma.sql`f.cik = ${cik}`,
     Prisma.sql`NOT f."hasDimensions"`,
-    Prisma.sql`(${Prisma.join(tags.map(({ taxonomy, tag }) => Prisma.sql`(f.taxonomy = ${taxonomy} AND f.tag = ${tag})`), ' OR ')})`,
+    Prisma.sql`(${Prisma.join(tags.map(({ taxonomy, tag }) => (taxonomy ? Prisma.sql`(f.taxonomy = ${taxonomy} AND f.tag = ${tag})` : Prisma.sql`f.tag = ${tag}`)), ' OR ')})`,
     ...(filters.form ? [Prisma.sql`f.form = ${filters.form}`] : []),
     ...(filters.unit ? [Prisma.sql`f.unit = ${filters.unit}`] : []),
     ...(filters.fy ? [Prisma.sql`f.fy = ${filters.fy}`] : []),
@@ -96,12 +122,36 @@ function readFacts(prisma: PrismaClient, cik: string, tags: { taxonomy: string; 
     ...(filters.periodFrom ? [Prisma.sql`f."periodEnd" >= ${filters.periodFrom}::date`] : []),
     ...(filters.periodTo ? [Prisma.sql`f."periodEnd" <= ${filters.periodTo}::date`] : []),
   ];
-  return directRead<FactRow>(prisma, Prisma.sql`
-    SELECT f.cik, f.taxonomy, f.tag, f.unit, f.value, f."periodStart", f."periodEnd", f."isInstant", f.fy, f.fp, f.form, f.frame, f."accessionNumber", f."filedAt", f.dimensions,
+  return Prisma.sql`
+    SELECT ${withId ? Prisma.sql`f.id AS "factId", ` : Prisma.empty}f.cik, f.taxonomy, f.tag, f.unit, f.value, f."periodStart", f."periodEnd", f."isInstant", f.fy, f.fp, f.form, f.frame, f."accessionNumber", f."filedAt", f.dimensions,
       (SELECT d."primaryDocument" FROM "Filing" d WHERE d."accessionNumber" = f."accessionNumber") AS "primaryDocument"
     FROM "Fact" f WHERE ${Prisma.join(conditions, ' AND ')}
     ORDER BY f."periodEnd" DESC, f."filedAt" DESC, f."accessionNumber" DESC, f.id DESC
-    ${page ? Prisma.sql`LIMIT ${page.take} OFFSET ${page.offset}` : Prisma.empty}`);
+    ${page ? Prisma.sql`LIMIT ${page.take} OFFSET ${page.offset}` : Prisma.empty}`;
+}
+
+function readFacts(prisma: PrismaClient, cik: string, tags: { taxonomy: string; tag: string }[], filters: FactFilters, page?: { offset: number; take: number }): Promise<FactRow[]> {
+  return directRead<FactRow>(prisma, factsStatement(cik, tags, filters, page));
+}
+
+/**
+ * A series' header, and the page it would read if the tag asked for is reported as asked, in one
+ * statement: the first read of a company and tag sends one statement, as later ones do. The page
+ * is only a guess until the header is resolved: the caller keeps it when the resolution reads
+ * exactly that tag.
+ */
+async function readHeaderAndPage(prisma: PrismaClient, cik: string, filters: FactFilters, page: { offset: number; take: number }) {
+  const { taxonomy, tag } = requestedTag(filters.tag);
+  const rows = await directRead<HeaderColumns & (FactRow & { factId: bigint } | { factId: null })>(prisma, Prisma.sql`
+    SELECT h.*, p.* FROM (${headerStatement(cik, filters.tag)}) h
+    LEFT JOIN LATERAL (${factsStatement(cik, [{ taxonomy, tag }], filters, page, true)}) p ON true
+    ORDER BY p."periodEnd" DESC, p."filedAt" DESC, p."accessionNumber" DESC, p."factId" DESC`);
+  const header = rows[0]!;
+  // read by name in any taxonomy, the page is that of one tag only when one taxonomy has the name
+  const oneTag = taxonomy !== null || header.usage.filter((used) => used[1] === tag).length === 1;
+  const facts: FactRow[] = [];
+  for (const { factId, factsHeld: _held, heldLatestFiledAt: _latest, usage: _usage, ...fact } of rows) if (factId !== null) facts.push(fact as FactRow);
+  return { header, guess: oneTag ? { tag, facts } : undefined };
 }
 
 /**
@@ -111,40 +161,29 @@ function readFacts(prisma: PrismaClient, cik: string, tags: { taxonomy: string; 
  */
 export async function factSeries(reader: DataReader, cik: string, filters: FactFilters) {
   const { prisma } = reader;
-  const [resolution, coverage] = await Promise.all([resolveCompanyTag(reader, cik, filters.tag), coverageOf(reader, cik)]);
-  const empty = { resolution, facts: [] as FactRow[], hasMore: false, label: null as string | null, coverage };
-  if (!resolution.tags.length) return empty;
-  const [first] = resolution.tags;
-  const label = conceptLabel(reader, cik, first!);
-  let page: FactRow[];
   // A period's length is not a column: a series filtered by it is read whole (one company's tag) and paged here.
   const byLength = filters.duration && filters.duration !== 'instant' ? filters.duration : null;
+  const dbPage = { offset: filters.offset, take: filters.limit + 1 };
+  let guess: Awaited<ReturnType<typeof readHeaderAndPage>>['guess'];
+  const header = await reader.cache.data.memo(`series:${cik}:${filters.tag}`, async () => {
+    if (byLength) return seriesHeaderOf(filters.tag, (await directRead<HeaderColumns>(prisma, headerStatement(cik, filters.tag)))[0]!);
+    const read = await readHeaderAndPage(prisma, cik, filters, dbPage);
+    guess = read.guess;
+    return seriesHeaderOf(filters.tag, read.header);
+  });
+  const { resolution, label } = header;
+  const coverage = await coverageOf(reader, cik, header.coverage);
+  if (!resolution.tags.length) return { resolution, facts: [] as FactRow[], hasMore: false, label: null as string | null, coverage };
+  let page: FactRow[];
   if (resolution.tags.length === 1 && !byLength) {
-    page = await readFacts(prisma, cik, resolution.tags, filters, { offset: filters.offset, take: filters.limit + 1 });
+    const [only] = resolution.tags;
+    page = guess && only!.tag === guess.tag && resolution.reason === 'exact' ? guess.facts : await readFacts(prisma, cik, resolution.tags, filters, dbPage);
   } else {
     let all = await readFacts(prisma, cik, resolution.tags, filters);
     if (byLength) all = all.filter((fact) => hasDuration(fact, byLength));
     page = stitchByPeriod(all, resolution.tags).slice(filters.offset, filters.offset + filters.limit + 1);
   }
-  return { resolution, facts: page.slice(0, filters.limit), hasMore: page.length > filters.limit, label: await label, coverage };
-}
-
-/**
- * The label of a concept the company reports, from the labels of all its concepts, read together
- * and kept like its concept summaries: a read of facts across many tags then sends no statement
- * for a label. A tag outside them (none the resolution gives) is read on its own.
- */
-async function conceptLabel(reader: DataReader, cik: string, concept: { taxonomy: string; tag: string }): Promise<string | null> {
-  const labels = await reader.cache.data.memo(`labels:${cik}`, async () => {
-    const rows = await directRead<{ taxonomy: string; tag: string; label: string | null }>(
-      reader.prisma,
-      Prisma.sql`SELECT DISTINCT cc.taxonomy, cc.tag, c.label FROM "CompanyConcept" cc LEFT JOIN "Concept" c ON c.taxonomy = cc.taxonomy AND c.tag = cc.tag WHERE cc.cik = ${cik} AND NOT cc."hasDimensions"`,
-    );
-    return new Map(rows.map((row) => [`${row.taxonomy}:${row.tag}`, row.label]));
-  });
-  const key = `${concept.taxonomy}:${concept.tag}`;
-  if (labels.has(key)) return labels.get(key)!;
-  return reader.cache.data.memo(`label:${key}`, async () => (await reader.prisma.concept.findUnique({ where: { taxonomy_tag: concept }, select: { label: true } }))?.label ?? null);
+  return { resolution, facts: page.slice(0, filters.limit), hasMore: page.length > filters.limit, label, coverage };
 }
 
 /** Each period (start, end, unit) from the first tag, in preference order, that reports it. */

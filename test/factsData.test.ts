@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FactsDocument } from '../catalogue/operations/generated.ts';
 import { loadFacts } from '../ingest/load/facts.ts';
 import { parseCompanyFacts } from '../ingest/parsers/xbrl/companyFacts.ts';
-import { factDurationTable, type FactDuration } from '../resolvers/financials.ts';
+import { factDurationTable, factsCursor, type FactDuration } from '../resolvers/financials.ts';
 import { fixture } from './corpus.ts';
 import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from './harness.ts';
 
@@ -27,6 +27,9 @@ beforeAll(async () => {
     await tx.ticker.create({ data: { ticker: 'FXTR', cik, source: 'company_tickers', name: 'Fixture Corp' } });
     await tx.filing.create({ data: { accessionNumber: '0000000001-24-000004', cik, form: '10-K', filedAt: new Date('2024-11-01'), orderedAt: new Date('2024-11-01'), primaryDocument: 'fxtr-20240928.htm' } });
     await tx.entity.create({ data: { cik: '0000000002', name: 'No Facts Inc' } });
+    // a name the company reports in two taxonomies: the one read is the first, by taxonomy
+    const shares = facts.find((f) => f.tag === 'EntityCommonStockSharesOutstanding')!;
+    await loadFacts(tx, [{ ...shares, taxonomy: 'us-gaap', value: '1', accessionNumber: '0000000001-24-000099' }], [], 'companyfacts');
   }, { timeout: 60_000 });
 });
 afterAll(async () => {
@@ -101,6 +104,38 @@ describe('GET /v1/facts', () => {
     );
     const resolutions = await Promise.all(queries.map(async (q) => (await rest(q)).body.resolution));
     expect(new Set(resolutions)).toEqual(new Set(['exact', 'alias', 'not_reported', 'not_covered']));
+  });
+
+  it('answers a company and tag read the first time as it answers them once known', async () => {
+    // The first read of a company and tag reads what the company reports of the tag together with
+    // the page it would read if the tag is reported as asked; a later read knows the tag already.
+    const { cache } = t.service.services;
+    const queries: Query[] = [
+      { ticker: 'FXTR', tag: 'Revenues', limit: 3 },
+      { ticker: 'FXTR', tag: 'us-gaap:NetIncomeLoss', form: '10-K', limit: 2 },
+      { ticker: 'FXTR', tag: 'ifrs-full:NetIncomeLoss' },
+      { ticker: 'FXTR', tag: 'revenue', limit: 2 },
+      { ticker: 'FXTR', tag: 'NetIncomeLoss', limit: 2, cursor: factsCursor(3) },
+      { ticker: 'FXTR', tag: 'NetIncomeLoss', duration: '12m' },
+      { ticker: 'FXTR', tag: 'EntityCommonStockSharesOutstanding' },
+      { ticker: 'FXTR', tag: 'NoSuchTag' },
+    ];
+    for (const query of queries) {
+      cache.data.clear();
+      const first = await rest(query);
+      const known = await rest({ ...query, limit: (query.limit ?? 25) + 1 }); // not a kept answer: another limit
+      expect(first.status, JSON.stringify(query)).toBe(200);
+      const { requestId: _first, facts: firstFacts, ...firstSeries } = first.body;
+      const { requestId: _known, facts: knownFacts, hasMore: _more, nextCursor: _next, ...knownSeries } = known.body;
+      expect(firstSeries, JSON.stringify(query)).toMatchObject(knownSeries);
+      expect(firstFacts, JSON.stringify(query)).toEqual(knownFacts.slice(0, firstFacts.length));
+      expect(first.body.hasMore).toBe(knownFacts.length > firstFacts.length);
+    }
+    const shares = (await rest({ ticker: 'FXTR', tag: 'EntityCommonStockSharesOutstanding' })).body;
+    expect(shares.resolvedTag).toBe('EntityCommonStockSharesOutstanding');
+    expect(shares.taxonomy).toBe('dei');
+    expect(shares.facts.length).toBeGreaterThan(0);
+    expect(shares.facts.map((f: { taxonomy: string }) => f.taxonomy)).toEqual(shares.facts.map(() => 'dei'));
   });
 
   it('refuses at the REST door what the operation refuses', async () => {

@@ -47,14 +47,19 @@ export async function loadFacts(tx: Tx, facts: FactRecord[], concepts: ConceptRe
   return written;
 }
 
-/** Rebuilds the CompanyConcept rows of these companies from their facts (same transaction). */
+/**
+ * Rebuilds the CompanyConcept rows of these companies from their facts (same transaction), written
+ * company by company: a read of one company's summaries (its coverage, a tag's resolution) then
+ * touches a few pages, not one page per row as rows in hash order left them across a batch.
+ */
 export async function summariseConcepts(tx: Tx, ciks: string[]): Promise<void> {
   await tx.$executeRaw`DELETE FROM "CompanyConcept" WHERE "cik" = ANY(${ciks}::text[])`;
   await tx.$executeRaw`
     INSERT INTO "CompanyConcept" ("cik", "taxonomy", "tag", "unit", "hasDimensions", "factCount", "firstPeriodEnd", "lastPeriodEnd", "lastFiledAt")
     SELECT "cik", "taxonomy", "tag", "unit", "hasDimensions", count(*)::int, min("periodEnd"), max("periodEnd"), max("filedAt")
     FROM "Fact" WHERE "cik" = ANY(${ciks}::text[])
-    GROUP BY "cik", "taxonomy", "tag", "unit", "hasDimensions"`;
+    GROUP BY "cik", "taxonomy", "tag", "unit", "hasDimensions"
+    ORDER BY "cik", "taxonomy", "tag", "unit", "hasDimensions"`;
 }
 
 /** A fact as insertFacts writes it: with its key and the source it came from. */
