@@ -80,6 +80,31 @@ describe('submissions JSON (fixtures)', () => {
     });
   });
 
+  it('reads acceptance times as New York time on both sides of each daylight-saving switch', () => {
+    const accepted = ['2024-03-10T01:59:59.000Z', '2024-03-10T03:00:00.000Z', '2024-11-03T00:30:00.000Z', '2024-11-03T02:30:00.000Z', '2024-07-01T17:05:00.000Z', '2024-12-31T23:59:59.000Z'];
+    const json = JSON.stringify({
+      cik: '320193',
+      name: 'Apple Inc.',
+      filings: {
+        recent: {
+          accessionNumber: accepted.map((_, i) => `0000320193-24-00000${i}`),
+          filingDate: accepted.map((at) => at.slice(0, 10)),
+          form: accepted.map(() => '8-K'),
+          acceptanceDateTime: accepted,
+        },
+        files: [],
+      },
+    });
+    expect(parseSubmissions(json).filings.map((f) => f.acceptedAt)).toEqual([
+      '2024-03-10T06:59:59.000Z', // 1:59:59 EST, the last second before clocks go forward
+      '2024-03-10T07:00:00.000Z', // 3:00 EDT, the first moment after
+      '2024-11-03T04:30:00.000Z', // 0:30 EDT
+      '2024-11-03T07:30:00.000Z', // 2:30 EST, after clocks went back
+      '2024-07-01T21:05:00.000Z',
+      '2025-01-01T04:59:59.000Z',
+    ]);
+  });
+
   it('refuses an overflow page without the file name that says whose filings they are', async () => {
     const json = await fixture('sec/CIK0000320193-submissions-001.json');
     expect(() => parseSubmissions(json)).toThrow(/file name must carry the company's CIK/);

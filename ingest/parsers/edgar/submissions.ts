@@ -201,11 +201,26 @@ const newYork = new Intl.DateTimeFormat('en-US', {
   second: '2-digit',
 });
 
+/**
+ * New York's offset in each UTC hour asked for. It changes only on the hour (2:00 local), so one
+ * reading an hour serves every filing accepted in it: formatting a date in a time zone costs more
+ * than the rest of a filing's row (a fifth of a bulk load's submissions, before it was kept).
+ */
+const offsetByHour = new Map<number, number>();
+const hourMs = 3_600_000;
+
 /** New York local time minus UTC at the instant, in ms (-4 h or -5 h). */
 function newYorkOffsetMs(instant: number): number {
-  const parts = Object.fromEntries(newYork.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
-  const local = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
-  return local - (instant - (instant % 1000));
+  const hour = Math.floor(instant / hourMs);
+  let offset = offsetByHour.get(hour);
+  if (offset === undefined) {
+    const start = hour * hourMs;
+    const parts = Object.fromEntries(newYork.formatToParts(new Date(start)).map((p) => [p.type, p.value]));
+    offset = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!) - start;
+    if (offsetByHour.size >= 100_000) offsetByHour.clear();
+    offsetByHour.set(hour, offset);
+  }
+  return offset;
 }
 
 function isObject(value: unknown): value is Json {
