@@ -52,6 +52,15 @@ async function publishInSlices(bus: EventBus, events: BusEvent[]): Promise<void>
  */
 const bulkThreadHeapMb = 768;
 
+/**
+ * Its young generation is larger than V8's default: a member's parsed JSON and its rows live for
+ * as long as the member is prepared, and in the default size they outlived two scavenges and were
+ * promoted, so that the old generation's collections took a third of the fact load. Measured at
+ * factor 10 (3 runs each, medians): 83,000 fact rows/s against 63,000, the derived build 73,000
+ * facts/s against 58,000, peak RSS about 100 MB higher (666-716 MiB against 562-630).
+ */
+const bulkThreadYoungMb = 192;
+
 /** Runs one job on a thread and settles with its summary once the events it sent are published. */
 function runInThread<S>(services: Pick<Services, 'bus' | 'logger'>, input: IngestThreadInput, report: (message: IngestThreadMessage) => void, resourceLimits?: ResourceLimits): Promise<S> {
   const worker = startWorker(input, resourceLimits);
@@ -97,6 +106,6 @@ export function bulkIngestInThread(services: Pick<Services, 'bus' | 'logger'>, t
       if (message.type === 'bulk') progress?.update(message.state);
       else if (message.type === 'finish') progress?.finish();
     },
-    { maxOldGenerationSizeMb: bulkThreadHeapMb },
+    { maxOldGenerationSizeMb: bulkThreadHeapMb, maxYoungGenerationSizeMb: bulkThreadYoungMb },
   );
 }
