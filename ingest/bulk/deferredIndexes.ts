@@ -34,6 +34,7 @@ const deferred: Record<DeferredTable, Deferred[]> = {
   Fact: [index('Fact', 'Fact_cik_tag_idx', '"cik", "tag"'), index('Fact', 'Fact_cik_hasDimensions_idx', '"cik", "hasDimensions"'), entityKey('Fact')],
   Filing: [
     index('Filing', 'Filing_cik_form_orderedAt_idx', '"cik", "form", "orderedAt"'),
+    index('Filing', 'Filing_cik_orderedAt_accessionNumber_idx', '"cik", "orderedAt", "accessionNumber"'),
     index('Filing', 'Filing_cik_filedAt_idx', '"cik", "filedAt"'),
     index('Filing', 'Filing_form_orderedAt_idx', '"form", "orderedAt"'),
     index('Filing', 'Filing_orderedAt_idx', '"orderedAt"'),
@@ -42,8 +43,11 @@ const deferred: Record<DeferredTable, Deferred[]> = {
 };
 const all = Object.values(deferred).flat();
 
+/** The names of the indexes and constraints a first load defers, as the migrations name them. */
+export const deferredNames: readonly string[] = all.map((d) => d.name);
+
 async function missingDeferredIndexes(session: BulkSession): Promise<string[]> {
-  const names = all.map((i) => i.name);
+  const names = [...deferredNames];
   const tables = Object.keys(deferred).map((table) => `'"${table}"'::regclass`);
   const rows = await session.query<{ name: string }>(
     `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY($1::text[])
