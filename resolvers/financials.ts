@@ -106,7 +106,8 @@ export type FactRow = Pick<Fact, 'cik' | 'taxonomy' | 'tag' | 'unit' | 'value' |
  * accession number, then the row), the filing's primary document joined in: written by hand and
  * sent past the client's query engine (prisma/directRead.ts), which costs a read more than the
  * database does. A tag without taxonomy reads that tag in any. `page`: a page in the database;
- * without it, every fact of the tags.
+ * without it, every fact of the tags. `withId`: the row's id too, as `factId`, for a statement
+ * that joins this one and must keep its order (readHeaderAndPage).
  */
 function factsStatement(cik: string, tags: { taxonomy: string | null; tag: string }[], filters: FactFilters, page?: { offset: number; take: number }, withId = false): Prisma.Sql {
   const conditions = [
