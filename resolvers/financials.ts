@@ -14,6 +14,9 @@ import type { AsReported, StatementBundle, StatementPeriod } from '../derived/st
 import { materializeFinancials, statementRulesVersion, statementTags, toFactRecord } from '../derived/financials.ts';
 
 
+/** What is held of a company's facts, as one row (`facts`, `latestFiledAt`), from its concept summaries: the statements and facts reads join it, coverageOf reads it alone. */
+const heldFacts = (cik: string) => Prisma.sql`SELECT coalesce(sum("factCount"), 0)::int AS facts, max("lastFiledAt") AS "latestFiledAt" FROM "CompanyConcept" WHERE cik = ${cik}`;
+
 /** What a series needs to know of a company before its facts: how its tag resolves, the resolved tag's label, and what is held of its facts. */
 interface SeriesHeader {
   resolution: TagResolution;
@@ -36,7 +39,7 @@ function headerStatement(cik: string, requested: string): Prisma.Sql {
        FROM (SELECT taxonomy, tag, max("lastFiledAt") AS "lastFiled" FROM "CompanyConcept"
              WHERE cik = ${cik} AND NOT "hasDimensions" AND tag = ANY(${tagsConsulted(requested)}::text[]) GROUP BY taxonomy, tag) u
        LEFT JOIN "Concept" c ON c.taxonomy = u.taxonomy AND c.tag = u.tag) AS usage
-    FROM (SELECT coalesce(sum("factCount"), 0)::int AS facts, max("lastFiledAt") AS "latestFiledAt" FROM "CompanyConcept" WHERE cik = ${cik}) s`;
+    FROM (${heldFacts(cik)}) s`;
 }
 
 interface HeaderColumns {
@@ -207,8 +210,8 @@ export function stitchByPeriod<F extends { taxonomy: string; tag: string; period
 export function coverageOf(reader: DataReader, cik: string, read?: { facts: number; latestFiledAt: Date | null }) {
   return reader.cache.data.memo(`coverage:${cik}`, async () => {
     if (read) return { facts: read.facts, latestFiledAt: isoDay(read.latestFiledAt) };
-    const summary = await reader.prisma.companyConcept.aggregate({ where: { cik }, _sum: { factCount: true }, _max: { lastFiledAt: true } });
-    return { facts: summary._sum.factCount ?? 0, latestFiledAt: isoDay(summary._max.lastFiledAt) };
+    const [held] = await directRead<{ facts: number; latestFiledAt: Date | null }>(reader.prisma, heldFacts(cik));
+    return { facts: held!.facts, latestFiledAt: isoDay(held!.latestFiledAt) };
   });
 }
 
@@ -253,7 +256,7 @@ async function readStoredStatements(prisma: PrismaClient, cik: string, period: '
       (SELECT coalesce(json_agg(body ORDER BY "periodEnd" DESC), '[]') FROM periods) AS periods,
       ${cited ? Prisma.sql`(SELECT json_object_agg(a.accession, f."primaryDocument") FROM (SELECT DISTINCT jsonb_path_query(body, 'lax $.*.*.*.accessionNumber') #>> '{}' AS accession FROM periods) a
         LEFT JOIN "Filing" f ON f."accessionNumber" = a.accession)` : Prisma.sql`NULL::json`} AS documents
-    FROM (SELECT coalesce(sum("factCount"), 0)::int AS facts, max("lastFiledAt") AS "latestFiledAt" FROM "CompanyConcept" WHERE cik = ${cik}) c
+    FROM (${heldFacts(cik)}) c
     LEFT JOIN "StatementProfile" p ON p.cik = ${cik}`);
   return row!;
 }
