@@ -1,7 +1,8 @@
 // XBRL parsers: companyfacts JSON, XBRL instance documents and inline XBRL. Every value must be
 // the exact decimal text the filing shows (after inline scale and sign), never a float.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseCompanyFacts, type FactRecord } from '../../ingest/parsers/xbrl/companyFacts.ts';
+import { parseCompanyFacts, quoteValues, type FactRecord } from '../../ingest/parsers/xbrl/companyFacts.ts';
 import { inlineValue, parseInlineXbrl, parseXbrlInstance } from '../../ingest/parsers/xbrl/xbrlInstance.ts';
 import { corpusFile, fixture, hasCorpus } from '../corpus.ts';
 
@@ -29,6 +30,35 @@ describe('companyfacts JSON', () => {
     ]);
     expect(find(parsed.facts, 'Revenues', { periodEnd: '2023-12-30' })[0]).toMatchObject({ fy: 2024, fp: 'Q1', frame: 'CY2023Q4', dimensions: {}, decimals: null, taxonomy: 'us-gaap', unit: 'USD' });
     expect(parsed.concepts).toContainEqual({ taxonomy: 'us-gaap', tag: 'Assets', label: 'Assets', description: 'Total assets.' });
+  });
+});
+
+describe('quoteValues', () => {
+  // any JSON number text, to more digits than a double holds
+  const digits = fc.stringMatching(/^[0-9]{1,30}$/);
+  const numberText = fc
+    .tuple(fc.boolean(), fc.oneof(fc.constant('0'), digits.map((d) => d.replace(/^0+(?=\d)/, ''))), fc.option(digits), fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits)))
+    .map(([negative, whole, fraction, exponent]) => `${negative ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}${exponent ? exponent.join('') : ''}`);
+  const space = fc.constantFrom('', ' ', '\n  ', '\t', '\r\n');
+
+  it('turns every "val" number into a string of its own text, whatever the spacing, and nothing else', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(numberText, space, space, fc.string()), { maxLength: 20 }), fc.integer(), (rows, fy) => {
+        // a label that mentions "val": (escaped inside its string) and a val that is no number stay as they are
+        const row = ([value, before, after, note]: (typeof rows)[number]) => `{"val"${before}:${after}${value},"note":${JSON.stringify(note)},"fy":${fy}}`;
+        const json = `{"label":${JSON.stringify('the "val": 5 field')},"rows":[${rows.map(row).join(',')}],"other":{"val":null}}`;
+        const parsed = JSON.parse(quoteValues(json));
+        expect(parsed.rows.map((r: { val: string }) => r.val)).toEqual(rows.map(([value]) => value));
+        expect(parsed.rows.map((r: { note: string; fy: number }) => [r.note, r.fy])).toEqual(rows.map(([, , , note]) => [note, fy]));
+        expect(parsed.label).toBe('the "val": 5 field');
+        expect(parsed.other).toEqual({ val: null });
+      }),
+    );
+  });
+
+  it('leaves text without a "val" number as it is, and an invalid number for JSON.parse to refuse', () => {
+    expect(quoteValues('{"a":1,"val":"x"}')).toBe('{"a":1,"val":"x"}');
+    expect(() => JSON.parse(quoteValues('{"val":1-2}'))).toThrow(SyntaxError);
   });
 });
 
