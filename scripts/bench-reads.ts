@@ -16,7 +16,8 @@
 // BENCH_SECONDS (8), BENCH_CONNECTIONS (10) and BENCH_ROUNDS (3) shape the load; REDIS_URL, if
 // set, is passed to the service. BENCH_ONLY=<text> measures only the reads whose name contains it.
 // BENCH_DISTINCT (50,000) caps the distinct requests of a diverse read: drawn at random from them
-// all (the fixed seed) when a large database makes more possible.
+// all (the fixed seed) when a large database makes more possible. BENCH_DISTINCT_BY ({"<read>": n},
+// JSON) caps named reads further: bench:scale measures each factor with the first factor's counts.
 // BENCH_JSON_OUT=<file> also writes the table's rows there as JSON (bench:scale reads them).
 //
 // First reads: before any load, the statements of companies no request has read yet are read one
@@ -171,6 +172,19 @@ function drawn<T>(count: number, at: (index: number) => T): T[] {
 }
 const drawnOf = <T>(items: T[]) => drawn(items.length, (i) => items[i]!);
 
+/** BENCH_DISTINCT_BY: at most this many distinct requests of the named reads */
+const distinctBy = new Map(Object.entries(JSON.parse(process.env.BENCH_DISTINCT_BY ?? '{}') as Record<string, number>));
+
+/** A mix with at most `most` of its requests, drawn at random (the fixed seed: two mixes of the same requests keep the same ones). */
+function capped(mix: Mix, most: number | undefined): Mix {
+  if (most === undefined || mix.service.length <= most) return mix;
+  const next = draws(seed + 2);
+  const picked = new Set<number>();
+  while (picked.size < most) picked.add(Math.floor(next() * mix.service.length));
+  const kept = [...picked].sort((a, b) => a - b);
+  return { ...mix, service: kept.map((i) => mix.service[i]!), raw: kept.map((i) => mix.raw[i]!) };
+}
+
 const get = (path: string): Spec => ({ method: 'GET', path });
 const query = (params: Record<string, string | number>) => new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
 
@@ -216,7 +230,7 @@ async function diverseMixes(): Promise<Mix[]> {
     ];
     // a database loaded from the archives alone holds no segments (they come from filings' XBRL)
     for (const mix of mixes) if (!mix.service.length) console.log(`diverse ${mix.name}: no request of the database's data to make; not measured`);
-    return mixes.filter((mix) => mix.service.length);
+    return mixes.filter((mix) => mix.service.length).map((mix) => capped(mix, distinctBy.get(mix.name)));
   } finally {
     await db.close();
   }

@@ -5,6 +5,9 @@
 // figures (rows per second of the load and of the derived build, total time, sizes, peak RSS),
 // then the diverse-read benchmark (bench:reads, BENCH_MODE=diverse) against that database, printing
 // p50 and p99 per read. Last, each read's p50 at each factor over its p50 at the first factor.
+// Every factor draws as many distinct requests per read as the first factor could (factor 1 holds
+// 149 distinct statements requests, factor 1,000 149,000): the same traffic against more data, so
+// that a ratio measures the data's size, not how many of the requests a cache had already kept.
 // The databases are dropped afterwards unless BENCH_KEEP=1.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -29,14 +32,14 @@ interface ReadRow {
 }
 
 /** bench:reads' diverse traffic against one database, in a process of its own; its rows. */
-async function diverseReads(databaseUrl: string): Promise<ReadRow[]> {
+async function diverseReads(databaseUrl: string, distinctBy: Record<string, number>): Promise<ReadRow[]> {
   const scratch = await mkdtemp(path.join(tmpdir(), 'ids-bench-scale-'));
   const out = path.join(scratch, 'reads.json');
   try {
     const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/bench-reads.ts'], {
       cwd: root,
       stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, BENCH_MODE: 'diverse', BENCH_DATABASE_URL: databaseUrl, BENCH_JSON_OUT: out, BENCH_FIRST_READS: '0', BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? '1' },
+      env: { ...process.env, BENCH_MODE: 'diverse', BENCH_DATABASE_URL: databaseUrl, BENCH_JSON_OUT: out, BENCH_FIRST_READS: '0', BENCH_ROUNDS: process.env.BENCH_ROUNDS ?? '1', BENCH_DISTINCT_BY: JSON.stringify(distinctBy) },
     });
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     if (code !== 0) throw new Error(`bench:reads exited with ${code}`);
@@ -62,7 +65,8 @@ for (const factor of factors) {
   console.log(`\n== factor ${factor} ==`);
   const measured = await measureBulkLoad({ corpus, factor, databaseUrl });
   for (const line of loadReport(measured)) console.log(line);
-  const reads = await diverseReads(databaseUrl);
+  const firstReads = readsByFactor.get(factors[0]!) ?? [];
+  const reads = await diverseReads(databaseUrl, Object.fromEntries(firstReads.map((r) => [r.name, r.distinct])));
   readsByFactor.set(factor, reads);
   for (const r of reads) console.log(`reads:   ${r.name.padEnd(48)} ${String(r.distinct).padStart(8)} distinct  p50 ${r.p50.toFixed(1).padStart(6)} ms  p99 ${r.p99.toFixed(1).padStart(6)} ms`);
   if (process.env.BENCH_KEEP !== '1') await dropDatabase(databaseUrl);
