@@ -3,7 +3,9 @@
 // values come back as $queryRaw gives them (DATE and TIMESTAMP columns as Dates, JSON parsed, int8
 // as bigint, numeric as Decimal), without the client's query engine in between: for a short read,
 // its batching, serialization and interpretation cost more CPU than the database spends on it.
-// For the hottest reads of the data doors; everything else keeps $queryRaw.
+// For the hottest reads of the data doors, and for the request log's batches (directExecute),
+// whose one JSON parameter the client would serialize and parse again; everything else keeps
+// $queryRaw and $executeRaw.
 import { ColumnTypeEnum, type ArgType, type ColumnType, type SqlQueryable } from '@prisma/driver-adapter-utils';
 import { Prisma } from './generated/client/client.ts';
 
@@ -83,4 +85,16 @@ export async function directRead<T>(prisma: { $queryRaw<R>(query: Prisma.Sql): P
     objects[r] = object as T;
   }
   return objects;
+}
+
+/**
+ * One statement that returns no rows, as `prisma.$executeRawUnsafe` runs it, through the client's
+ * adapter: its count of rows affected.
+ */
+export async function directExecute(prisma: { $executeRawUnsafe(sql: string, ...values: unknown[]): Promise<number> }, sql: string, ...values: unknown[]): Promise<number> {
+  const reader = readers.get(prisma);
+  if (!reader) return prisma.$executeRawUnsafe(sql, ...values);
+  const adapter = await reader.connected();
+  reader.onQuery?.(sql);
+  return adapter.executeRaw({ sql, args: values, argTypes: values.map(argType) });
 }

@@ -2,6 +2,7 @@
 // /v1/diagnostics/requests/{request_id}). Records are kept in memory and written in batches, off
 // the request path: a request never waits for its own record.
 import type { PrismaClient } from '../prisma/db.ts';
+import { directExecute } from '../prisma/directRead.ts';
 import type { Logger } from '../core/logger.ts';
 import type { RecordedTrace } from '../core/requestSpans.ts';
 
@@ -42,7 +43,8 @@ const columns = [
 
 // A batch in one statement, as one JSON text the database takes apart: Prisma's createMany, or a
 // parameter array per column, cost the instance more JavaScript per request than the record is
-// worth (JSON.stringify is native). Times go as UTC instants and are stored as UTC, as Prisma
+// worth (JSON.stringify is native), and so did the client's own serialization of that text, which
+// directExecute passes to the driver as it is. Times go as UTC instants and are stored as UTC, as Prisma
 // stores them, whatever the session's zone.
 const insertSql = `INSERT INTO "RequestRecord" (${columns.map(([c]) => `"${c}"`).join(', ')})
   SELECT ${columns.map(([c, type]) => (type === 'timestamptz' ? `r."${c}" AT TIME ZONE 'UTC'` : `r."${c}"`)).join(', ')}
@@ -70,7 +72,7 @@ export function createRequestLog(prisma: PrismaClient, logger: Logger, enabled =
       const batch = held;
       held = [];
       try {
-        await prisma.$executeRawUnsafe(insertSql, JSON.stringify(batch)); // a Date becomes its ISO instant
+        await directExecute(prisma, insertSql, JSON.stringify(batch)); // a Date becomes its ISO instant
       } catch (error) {
         held = [...batch, ...held].slice(-maxHeld);
         logger.warn({ err: (error as Error).message, held: held.length }, 'request records could not be written; kept for the next try');
