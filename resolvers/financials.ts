@@ -21,7 +21,8 @@ const heldFacts = (cik: string) => Prisma.sql`SELECT coalesce(sum("factCount"), 
 interface SeriesHeader {
   resolution: TagResolution;
   label: string | null;
-  coverage: { facts: number; latestFiledAt: Date | null };
+  /** null when the statement left it out: the company's coverage was kept already */
+  coverage: { facts: number; latestFiledAt: Date | null } | null;
 }
 
 /**
@@ -30,20 +31,21 @@ interface SeriesHeader {
  * label] in a fixed order), `factsHeld`, `heldLatestFiledAt`. Reading only those names keeps the
  * statement and what is kept of it small, whatever the company reports: a company-wide list of
  * concepts (thousands for a large filer) kept for each company read would hold gigabytes under
- * traffic across all of EDGAR.
+ * traffic across all of EDGAR. `withCoverage`: false leaves the coverage out (NULL), for a company
+ * whose coverage is kept: summing it reads every concept summary of the company.
  */
-function headerStatement(cik: string, requested: string): Prisma.Sql {
+function headerStatement(cik: string, requested: string, withCoverage: boolean): Prisma.Sql {
   return Prisma.sql`
     SELECT s.facts AS "factsHeld", s."latestFiledAt" AS "heldLatestFiledAt",
       (SELECT coalesce(json_agg(json_build_array(u.taxonomy, u.tag, u."lastFiled", c.label) ORDER BY u.taxonomy, u.tag), '[]')
        FROM (SELECT taxonomy, tag, max("lastFiledAt") AS "lastFiled" FROM "CompanyConcept"
              WHERE cik = ${cik} AND NOT "hasDimensions" AND tag = ANY(${tagsConsulted(requested)}::text[]) GROUP BY taxonomy, tag) u
        LEFT JOIN "Concept" c ON c.taxonomy = u.taxonomy AND c.tag = u.tag) AS usage
-    FROM (${heldFacts(cik)}) s`;
+    FROM (${withCoverage ? heldFacts(cik) : Prisma.sql`SELECT NULL::int AS facts, NULL::timestamp AS "latestFiledAt"`}) s`;
 }
 
 interface HeaderColumns {
-  factsHeld: number;
+  factsHeld: number | null;
   heldLatestFiledAt: Date | null;
   usage: [string, string, string | null, string | null][];
 }
@@ -53,7 +55,7 @@ function seriesHeaderOf(requested: string, row: HeaderColumns): SeriesHeader {
   const resolution = resolveTag(requested, used);
   const [first] = resolution.tags;
   const label = used.find((u) => u.taxonomy === first?.taxonomy && u.tag === first?.tag)?.label ?? null;
-  return { resolution, label, coverage: { facts: row.factsHeld, latestFiledAt: row.heldLatestFiledAt } };
+  return { resolution, label, coverage: row.factsHeld === null ? null : { facts: row.factsHeld, latestFiledAt: row.heldLatestFiledAt } };
 }
 
 export interface FactFilters {
@@ -144,10 +146,10 @@ function readFacts(prisma: PrismaClient, cik: string, tags: { taxonomy: string; 
  * is only a guess until the header is resolved: the caller keeps it when the resolution reads
  * exactly that tag.
  */
-async function readHeaderAndPage(prisma: PrismaClient, cik: string, filters: FactFilters, page: { offset: number; take: number }) {
+async function readHeaderAndPage(prisma: PrismaClient, cik: string, filters: FactFilters, page: { offset: number; take: number }, withCoverage: boolean) {
   const { taxonomy, tag } = requestedTag(filters.tag);
   const rows = await directRead<HeaderColumns & (FactRow & { factId: bigint } | { factId: null })>(prisma, Prisma.sql`
-    SELECT h.*, p.* FROM (${headerStatement(cik, filters.tag)}) h
+    SELECT h.*, p.* FROM (${headerStatement(cik, filters.tag, withCoverage)}) h
     LEFT JOIN LATERAL (${factsStatement(cik, [{ taxonomy, tag }], filters, page, true)}) p ON true
     ORDER BY p."periodEnd" DESC, p."filedAt" DESC, p."accessionNumber" DESC, p."factId" DESC`);
   const header = rows[0]!;
@@ -170,13 +172,14 @@ export async function factSeries(reader: DataReader, cik: string, filters: FactF
   const dbPage = { offset: filters.offset, take: filters.limit + 1 };
   let guess: Awaited<ReturnType<typeof readHeaderAndPage>>['guess'];
   const header = await reader.cache.data.memo(`series:${cik}:${filters.tag}`, async () => {
-    if (byLength) return seriesHeaderOf(filters.tag, (await directRead<HeaderColumns>(prisma, headerStatement(cik, filters.tag)))[0]!);
-    const read = await readHeaderAndPage(prisma, cik, filters, dbPage);
+    const withCoverage = !reader.cache.data.holds(coverageKey(cik));
+    if (byLength) return seriesHeaderOf(filters.tag, (await directRead<HeaderColumns>(prisma, headerStatement(cik, filters.tag, withCoverage)))[0]!);
+    const read = await readHeaderAndPage(prisma, cik, filters, dbPage, withCoverage);
     guess = read.guess;
     return seriesHeaderOf(filters.tag, read.header);
   });
   const { resolution, label } = header;
-  const coverage = await coverageOf(reader, cik, header.coverage);
+  const coverage = await coverageOf(reader, cik, header.coverage ?? undefined);
   if (!resolution.tags.length) return { resolution, facts: [] as FactRow[], hasMore: false, label: null as string | null, coverage };
   let page: FactRow[];
   if (resolution.tags.length === 1 && !byLength) {
@@ -208,12 +211,14 @@ export function stitchByPeriod<F extends { taxonomy: string; tag: string; period
  * figures as a read that already has them (a statements read) gives them, kept for the next read.
  */
 export function coverageOf(reader: DataReader, cik: string, read?: { facts: number; latestFiledAt: Date | null }) {
-  return reader.cache.data.memo(`coverage:${cik}`, async () => {
+  return reader.cache.data.memo(coverageKey(cik), async () => {
     if (read) return { facts: read.facts, latestFiledAt: isoDay(read.latestFiledAt) };
     const [held] = await directRead<{ facts: number; latestFiledAt: Date | null }>(reader.prisma, heldFacts(cik));
     return { facts: held!.facts, latestFiledAt: isoDay(held!.latestFiledAt) };
   });
 }
+
+const coverageKey = (cik: string) => `coverage:${cik}`;
 
 /** A facts page's cursor: opaque to clients, the number of facts already served. */
 export const factsCursor = (offset: number) => offsetCursor('facts', offset);

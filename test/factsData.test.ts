@@ -131,6 +131,17 @@ describe('GET /v1/facts', () => {
       expect(firstFacts, JSON.stringify(query)).toEqual(knownFacts.slice(0, firstFacts.length));
       expect(first.body.hasMore).toBe(knownFacts.length > firstFacts.length);
     }
+    // a company whose coverage is kept: the first read of another tag leaves the sum out and answers the kept one
+    for (const tag of ['Revenues', 'NoSuchTag', 'revenue']) {
+      cache.data.clear();
+      const alone = (await rest({ ticker: 'FXTR', tag })).body;
+      cache.data.clear();
+      await rest({ ticker: 'FXTR', tag: 'Assets' });
+      const afterAnother = (await rest({ ticker: 'FXTR', tag })).body;
+      expect(afterAnother.coverage, tag).toEqual(alone.coverage);
+      expect(afterAnother.coverage.factsHeld, tag).toBeGreaterThan(0);
+      expect(afterAnother.resolution, tag).toBe(alone.resolution);
+    }
     const shares = (await rest({ ticker: 'FXTR', tag: 'EntityCommonStockSharesOutstanding' })).body;
     expect(shares.resolvedTag).toBe('EntityCommonStockSharesOutstanding');
     expect(shares.taxonomy).toBe('dei');

@@ -117,10 +117,24 @@ describe('SQL per uncached facts request', () => {
     expect(first.body.facts).toHaveLength(4);
     expectOnlyTheData(first.sent);
     expect(first.sent[0]).toMatch(/FROM "CompanyConcept"/);
+    expect(first.sent[0]).not.toMatch(/sum\("factCount"\)/); // the company's coverage is kept: not summed again
     const next = await statementsOf(() => call(t, 'GET', `/v1/facts?cik=${cik}&tag=NetIncomeLoss&form=10-K&limit=4&cursor=${first.body.nextCursor}`, { key }));
     expect(next.body.facts).toHaveLength(2);
     expectOnlyTheData(next.sent);
     expect(next.sent[0]).not.toMatch(/"CompanyConcept"/);
+  });
+
+  it('a company not read since the data changed: its coverage is summed in the statement that reads the data', async () => {
+    const { key, keyId } = await orgWithKey(t, 'sql per request, company not read', 'team');
+    await warm(rest(key, 6), keyId);
+    t.service.services.cache.data.clear(); // as an ingest's notice does
+    const { sent: statements, body } = await statementsOf(() => call(t, 'GET', `/v1/facts?cik=${cik}&tag=NetIncomeLoss&limit=3`, { key }));
+    expect(body.facts).toHaveLength(3);
+    expect(body.coverage.factsHeld).toBe(12);
+    const ofTheCompany = statements.filter((sql) => /"CompanyConcept"/.test(sql));
+    expect(ofTheCompany, statements.join('\n')).toHaveLength(1);
+    expect(ofTheCompany[0]).toMatch(/sum\("factCount"\)/);
+    expect(ofTheCompany[0]).toMatch(/FROM "Fact"/);
   });
 
   it('a kept answer sends none', async () => {
