@@ -162,12 +162,12 @@ function draws(from: number): () => number {
 /** at most this many distinct requests per read (BENCH_DISTINCT): a large database makes millions possible */
 const mostDistinct = Number(process.env.BENCH_DISTINCT ?? 50_000);
 
-/** The `count` requests `at` makes when there are at most mostDistinct of them, else that many of them drawn at random (the fixed seed). */
-function drawn<T>(count: number, at: (index: number) => T): T[] {
-  if (count <= mostDistinct) return Array.from({ length: count }, (_, i) => at(i));
+/** The `count` requests `at` makes when there are at most `most` of them, else that many of them drawn at random (the fixed seed). */
+function drawn<T>(count: number, at: (index: number) => T, most = mostDistinct): T[] {
+  if (count <= most) return Array.from({ length: count }, (_, i) => at(i));
   const next = draws(seed + 1);
   const picked = new Set<number>();
-  while (picked.size < mostDistinct) picked.add(Math.floor(next() * count));
+  while (picked.size < most) picked.add(Math.floor(next() * count));
   return [...picked].sort((a, b) => a - b).map(at);
 }
 const drawnOf = <T>(items: T[]) => drawn(items.length, (i) => items[i]!);
@@ -175,13 +175,10 @@ const drawnOf = <T>(items: T[]) => drawn(items.length, (i) => items[i]!);
 /** BENCH_DISTINCT_BY: at most this many distinct requests of the named reads */
 const distinctBy = new Map(Object.entries(JSON.parse(process.env.BENCH_DISTINCT_BY ?? '{}') as Record<string, number>));
 
-/** A mix with at most `most` of its requests, drawn at random (the fixed seed: two mixes of the same requests keep the same ones). */
+/** A mix with at most `most` of its requests, drawn as `drawn` draws (two mixes of the same requests keep the same ones). */
 function capped(mix: Mix, most: number | undefined): Mix {
-  if (most === undefined || mix.service.length <= most) return mix;
-  const next = draws(seed + 2);
-  const picked = new Set<number>();
-  while (picked.size < most) picked.add(Math.floor(next() * mix.service.length));
-  const kept = [...picked].sort((a, b) => a - b);
+  if (most === undefined) return mix;
+  const kept = drawn(mix.service.length, (i) => i, most);
   return { ...mix, service: kept.map((i) => mix.service[i]!), raw: kept.map((i) => mix.raw[i]!) };
 }
 

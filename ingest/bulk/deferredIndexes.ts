@@ -47,15 +47,14 @@ const all = Object.values(deferred).flat();
 export const deferredNames: readonly string[] = all.map((d) => d.name);
 
 async function missingDeferredIndexes(session: BulkSession): Promise<string[]> {
-  const names = [...deferredNames];
   const tables = Object.keys(deferred).map((table) => `'"${table}"'::regclass`);
   const rows = await session.query<{ name: string }>(
     `SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND indexname = ANY($1::text[])
      UNION ALL SELECT conname AS name FROM pg_constraint WHERE conrelid IN (${tables.join(', ')}) AND conname = ANY($1::text[])`,
-    [names],
+    [deferredNames],
   );
   const present = new Set(rows.map((r) => r.name));
-  return names.filter((name) => !present.has(name));
+  return deferredNames.filter((name) => !present.has(name));
 }
 
 /**

@@ -92,7 +92,6 @@ function skipSpace(json: string, at: number): number {
   return at;
 }
 
-
 export function parseCompanyFacts(json: string): CompanyFacts {
   const parsed = JSON.parse(quoteValues(json)) as CompanyFactsJson;
   const cik = padCik(parsed.cik);
