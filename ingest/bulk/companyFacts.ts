@@ -15,7 +15,17 @@ const source = 'companyfacts';
 /** crypto.hash (Node 20.12 and later): one call, no Hash object per fact. */
 const oneShotHash = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
 
-export function prepareCompanyFacts(text: string): PreparedMember {
+/** A companyfacts member parsed and encoded: plain data, so that a prepare thread can hand it over. */
+export interface CompanyFactsRows {
+  cik: string;
+  /** facts in the file, a fact stated twice counted twice */
+  rowCount: number;
+  entityName: string;
+  concepts: ConceptRecord[];
+  facts: StagedFacts;
+}
+
+export function prepareCompanyFacts(text: string): CompanyFactsRows {
   const parsed = parseCompanyFacts(text);
   // A fact stated twice in the file is written once, the first time, as ON CONFLICT DO NOTHING keeps it.
   const seen = new Set<string>();
@@ -29,10 +39,15 @@ export function prepareCompanyFacts(text: string): PreparedMember {
     rows += factLine(key, f);
   }
   const facts: StagedFacts = { cik: parsed.cik, rows, count: seen.size, accessions: [...accessions].sort() };
+  return { cik: parsed.cik, rowCount: parsed.facts.length, entityName: parsed.entityName, concepts: parsed.concepts, facts };
+}
+
+/** The prepared rows as a member the runner loads. */
+export function companyFactsMember(prepared: CompanyFactsRows): PreparedMember {
   return {
-    cik: parsed.cik,
-    rowCount: parsed.facts.length,
-    load: (session, context) => loadCompanyFacts(session, context, parsed.entityName, parsed.concepts, facts),
+    cik: prepared.cik,
+    rowCount: prepared.rowCount,
+    load: (session, context) => loadCompanyFacts(session, context, prepared.entityName, prepared.concepts, prepared.facts),
   };
 }
 

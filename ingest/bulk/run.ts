@@ -3,11 +3,12 @@
 // are small; a batch is written set-wise, in a handful of statements). Its rows, copied through a
 // staging table, and the IngestItem done-marks of its members commit together, so a run killed at
 // any point is resumed by running it again (the members done are skipped as unchanged, by name and
-// digest). The next load is read and parsed while one is written. On PostgreSQL two connections
+// digest). The next loads are read and parsed while one is written (on PostgreSQL, on prepare
+// threads: ./preparePool.ts). On PostgreSQL two connections
 // write companyfacts members side by side (a company's facts conflict with no other's; COPY keeps
 // one server process busy); submissions, whose filings can be shared by co-registrants, are
 // written one load at a time. Derived data is built after the load (./derived.ts).
-import { createHash } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { PrismaClient } from '../../prisma/db.ts';
@@ -19,7 +20,7 @@ import { publishAll } from '../../subscriptions/events.ts';
 import { dataChangedNotice } from '../../derived/dataCache.ts';
 import { openArchive, type Archive, type ArchiveMember } from './archive.ts';
 import { openBulkConnection, type BulkConnection } from './connection.ts';
-import { prepareCompanyFacts } from './companyFacts.ts';
+import { companyFactsMember } from './companyFacts.ts';
 import { buildDerived, pendingStatus, type DerivedSummary } from './derived.ts';
 import { archiveName, bulkKinds, memberKey, type BulkKind } from './keys.ts';
 import { bulkAnnounceFrom, type LoadContext, type PendingDerived, type PreparedMember } from './member.ts';
@@ -27,7 +28,9 @@ import type { BulkProgress } from './progress.ts';
 import { createStagingTables } from './staging.ts';
 import { deferIndexesOfEmptyTables, restoreDeferredIndexes, type DeferredTable } from './deferredIndexes.ts';
 import { runRowWriter } from '../runRow.ts';
-import { loadSubmissions, prepareSubmissions, type LoadedSubmissions, type PreparedSubmissions } from './submissions.ts';
+import { loadSubmissions, submissionsMember, type LoadedSubmissions, type PreparedSubmissions } from './submissions.ts';
+import { firstLine } from './prepare.ts';
+import { inlinePreparer, threadPreparer, type MemberPreparer } from './preparePool.ts';
 
 export interface BulkSummary {
   runId: string;
@@ -81,6 +84,9 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
   const raw = rawConnectionOf(prisma);
   const connection = await openBulkConnection(raw);
   const writers = [connection];
+  // On PostgreSQL the members are prepared on threads of their own; the embedded database's
+  // one connection is in this thread, and keeps it busy enough.
+  const preparer = connection.kind === 'postgres' ? threadPreparer(prepareThreads) : inlinePreparer;
   try {
     if (connection.kind === 'postgres') writers.push(await openBulkConnection(raw));
     for (const kind of present) archives.push({ kind, archive: await openArchive(path.join(base, archiveName(kind))) });
@@ -103,7 +109,7 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
     let anyWritten = false;
     let lastDone = performance.now();
     const inFlight = byteBudget(membersInFlightBytes);
-    const batches = lookahead(prepareAll(archives, previous, inFlight));
+    const batches = lookahead(prepareAll(archives, previous, inFlight, preparer));
     const oneAtATime = serialLane();
     const counted = (item: Prepared, loaded: { records: number; rowsWritten: number }) => {
       anyWritten ||= loaded.records > 0;
@@ -181,6 +187,7 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
         }
       }),
     );
+    await preparer.close(); // its threads' memory is the derived build's
     if (deferred.length) {
       progress?.update({ phase: 'indexes' });
       const indexStarted = performance.now();
@@ -201,6 +208,7 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
     progress?.finish();
     for (const { archive } of archives) archive.close();
     for (const writer of writers) await writer.close();
+    await preparer.close();
   }
   summary.seconds = (performance.now() - started) / 1000;
   await runRow.finish(counts());
@@ -212,6 +220,9 @@ async function previousItems(prisma: PrismaClient): Promise<Map<string, { sha256
   const rows = await prisma.ingestItem.findMany({ where: { kind: { in: [...bulkKinds] } }, select: { sourceKey: true, sha256: true, status: true } });
   return new Map(rows.map((r) => [r.sourceKey, r]));
 }
+
+/** As many prepare threads as writers, when there are cores for them. */
+const prepareThreads = 2;
 
 /** The tables a load writes, and those the derived build after it writes. */
 const loadedTables = ['Entity', 'Filing', 'FilingEvent', 'Fact', 'Concept'];
@@ -225,11 +236,12 @@ async function analyze(connection: BulkConnection, tables: string[]): Promise<vo
 /**
  * Every member read, digested and parsed, in load order, in batches: consecutive submissions
  * members go together, as many as make a load of `togetherFilings` filings or `togetherBytes` of
- * member bytes; every other member goes alone. An unchanged member is skipped unparsed. A member
- * is read once the members read and not yet written leave room for it in `inFlight`; a batch
- * being gathered is let go first when the next member might not find room beside it.
+ * member bytes; every other member goes alone. An unchanged member is skipped unparsed. Members
+ * are read in order and prepared up to the preparer's concurrency at a time, and taken in order.
+ * A member is read once the members read and not yet written leave room for it in `inFlight`;
+ * when they might not, those prepared and the batch being gathered are let go to the writers first.
  */
-async function* prepareAll(archives: { kind: BulkKind; archive: Archive }[], previous: Map<string, { sha256: string; status: string }>, inFlight: ByteBudget): AsyncGenerator<Prepared[]> {
+async function* prepareAll(archives: { kind: BulkKind; archive: Archive }[], previous: Map<string, { sha256: string; status: string }>, inFlight: ByteBudget, preparer: MemberPreparer): AsyncGenerator<Prepared[]> {
   let batch: PreparedSubmissionsItem[] = [];
   let filings = 0;
   let bytes = 0;
@@ -239,22 +251,31 @@ async function* prepareAll(archives: { kind: BulkKind; archive: Archive }[], pre
     filings = bytes = 0;
     return gathered;
   };
+  function* gather(item: Prepared): Generator<Prepared[]> {
+    const together = item.kind === 'submissions' && item.outcome === 'prepared';
+    if (batch.length && (!together || bytes + item.size > togetherBytes)) yield letGo();
+    if (!together) {
+      yield [item];
+      return;
+    }
+    batch.push(item);
+    filings += item.member.rowCount;
+    bytes += item.size;
+    if (filings >= togetherFilings) yield letGo();
+  }
+  const preparing: Promise<Prepared>[] = [];
   for (const { kind, archive } of archives) {
     for await (const entry of archive.each()) {
-      if (batch.length && (kind !== 'submissions' || bytes + entry.size > togetherBytes)) yield letGo();
-      await inFlight.acquire(entry.size);
-      const item = await prepareOne(kind, entry, previous);
-      if (item.kind !== 'submissions' || item.outcome !== 'prepared') {
+      if (!inFlight.fits(entry.size)) {
+        while (preparing.length) yield* gather(await preparing.shift()!);
         if (batch.length) yield letGo();
-        yield [item];
-        continue;
       }
-      batch.push(item);
-      filings += item.member.rowCount;
-      bytes += item.size;
-      if (filings >= togetherFilings) yield letGo();
+      await inFlight.acquire(entry.size);
+      preparing.push(prepareOne(kind, entry, previous, preparer));
+      while (preparing.length >= preparer.concurrency) yield* gather(await preparing.shift()!);
     }
   }
+  while (preparing.length) yield* gather(await preparing.shift()!);
   if (batch.length) yield letGo();
 }
 
@@ -266,7 +287,7 @@ async function* prepareAll(archives: { kind: BulkKind; archive: Archive }[], pre
 const togetherFilings = 10_000;
 const togetherBytes = 4 * 2 ** 20;
 
-async function prepareOne(kind: BulkKind, entry: ArchiveMember, previous: Map<string, { sha256: string; status: string }>): Promise<Prepared> {
+async function prepareOne(kind: BulkKind, entry: ArchiveMember, previous: Map<string, { sha256: string; status: string }>, preparer: MemberPreparer): Promise<Prepared> {
   const key = memberKey(kind, entry.name);
   let bytes: Buffer;
   try {
@@ -274,16 +295,13 @@ async function prepareOne(kind: BulkKind, entry: ArchiveMember, previous: Map<st
   } catch (error) {
     return { key, kind, size: entry.size, sha256: '', outcome: 'failed', reason: `could not read: ${firstLine(error)}` };
   }
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
   const before = previous.get(key);
-  if (before && before.sha256 === sha256 && before.status !== 'failed') return { key, kind, size: entry.size, sha256, outcome: 'skipped' };
-  try {
-    const text = bytes.toString('utf8');
-    if (kind === 'companyfacts') return { key, kind, size: entry.size, sha256, outcome: 'prepared', member: prepareCompanyFacts(text) };
-    return { key, kind, size: entry.size, sha256, outcome: 'prepared', member: prepareSubmissions(text, entry.name, key) };
-  } catch (error) {
-    return { key, kind, size: entry.size, sha256, outcome: 'failed', reason: firstLine(error) };
-  }
+  const prepared = await preparer.prepare({ kind, name: entry.name, key, bytes, heldSha256: before && before.status !== 'failed' ? before.sha256 : null });
+  const item = { key, size: entry.size, sha256: prepared.sha256 };
+  if (prepared.outcome === 'skipped') return { ...item, kind, outcome: 'skipped' };
+  if (prepared.outcome === 'failed') return { ...item, kind, outcome: 'failed', reason: prepared.reason };
+  if (prepared.kind === 'companyfacts') return { ...item, kind: 'companyfacts', outcome: 'prepared', member: companyFactsMember(prepared.rows) };
+  return { ...item, kind: 'submissions', outcome: 'prepared', member: submissionsMember(prepared.rows) };
 }
 
 /** The next item is being produced (read, inflated, parsed) while the caller works on this one. */
@@ -305,6 +323,8 @@ async function* lookahead<T>(source: AsyncGenerator<T>): AsyncGenerator<T> {
 const membersInFlightBytes = 32 * 2 ** 20;
 
 interface ByteBudget {
+  /** whether `bytes` would be admitted now */
+  fits(bytes: number): boolean;
   acquire(bytes: number): Promise<void>;
   release(bytes: number): void;
 }
@@ -313,14 +333,16 @@ interface ByteBudget {
 function byteBudget(limit: number): ByteBudget {
   let used = 0;
   const waiting: { bytes: number; admit: () => void }[] = [];
+  const fits = (bytes: number) => used === 0 || used + bytes <= limit;
   const admitWaiting = () => {
-    while (waiting.length && (used === 0 || used + waiting[0]!.bytes <= limit)) {
+    while (waiting.length && fits(waiting[0]!.bytes)) {
       const next = waiting.shift()!;
       used += next.bytes;
       next.admit();
     }
   };
   return {
+    fits: (bytes) => !waiting.length && fits(bytes),
     acquire(bytes) {
       return new Promise((admit) => {
         waiting.push({ bytes, admit });
@@ -371,9 +393,6 @@ async function recordFailure(connection: BulkConnection, runId: string, sourceKe
   await markItems(connection, [{ sourceKey, kind, sha256, status: 'failed', reason: reason.slice(0, 500), records: 0, runId }]);
 }
 
-function firstLine(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0]!.slice(0, 500) : String(error);
-}
 
 export function bulkSummaryLine(s: BulkSummary): string {
   const rate = s.archiveSeconds.companyfacts > 0 ? Math.round(s.factRows / s.archiveSeconds.companyfacts) : 0;

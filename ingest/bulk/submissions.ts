@@ -21,7 +21,11 @@ const isoDay = (d: Date | null) => (d ? d.toISOString().slice(0, 10) : null);
 
 type Entity = ReturnType<typeof parseSubmissions>['entity'];
 
-export interface PreparedSubmissions extends PreparedMember {
+/** A submissions member parsed and encoded: plain data, so that a prepare thread can hand it over. */
+export interface SubmissionsRows {
+  cik: string | null;
+  /** filings listed */
+  rowCount: number;
   entity: Entity;
   tickers: string[];
   /** each filing's accession number and its row in COPY text (filingColumns) */
@@ -30,12 +34,13 @@ export interface PreparedSubmissions extends PreparedMember {
   events: { id: string; line: string }[];
 }
 
-export function prepareSubmissions(text: string, name: string, sourceKey: string): PreparedSubmissions {
+export type PreparedSubmissions = SubmissionsRows & PreparedMember;
+
+export function prepareSubmissions(text: string, name: string, sourceKey: string): SubmissionsRows {
   const page = parseSubmissions(text, name);
   const filings: FilingFields[] = page.filings.map(({ filingDate, isXBRL, isInlineXBRL, ...f }) => ({ ...f, filedAt: filingDate, isXbrl: isXBRL, isInlineXbrl: isInlineXBRL }));
-  const cik = page.entity?.cik ?? name.match(/CIK(\d{10})/)?.[1] ?? null;
-  const member: PreparedSubmissions = {
-    cik,
+  return {
+    cik: page.entity?.cik ?? name.match(/CIK(\d{10})/)?.[1] ?? null,
     rowCount: filings.length,
     entity: page.entity,
     tickers: page.entity?.tickers ?? [],
@@ -53,6 +58,13 @@ export function prepareSubmissions(text: string, name: string, sourceKey: string
         const r = indexEventRow(e, sourceKey);
         return { id: r.id, line: copyLine([r.id, r.accessionNumber, r.cik, r.item, r.type, isoDay(r.eventDate), isoDay(r.filedAt), isoDay(r.orderedAt), r.fromIndexOnly, r.confidence, JSON.stringify(r.data), r.sourceKey]) };
       }),
+  };
+}
+
+/** The prepared rows as a member the runner loads (alone, or with others: loadSubmissions). */
+export function submissionsMember(rows: SubmissionsRows): PreparedSubmissions {
+  const member: PreparedSubmissions = {
+    ...rows,
     async load(session, context) {
       const { members, events } = await loadSubmissions(session, [member], context.announceFrom);
       return { ...members[0]!, events };
@@ -80,7 +92,7 @@ interface Tally {
  * Writes the members as writing them one after the other, in their order, would. What they add
  * filed before `announceFrom` (YYYY-MM-DD) is written without an event.
  */
-export async function loadSubmissions(session: BulkSession, members: PreparedSubmissions[], announceFrom: string): Promise<LoadedSubmissions> {
+export async function loadSubmissions(session: BulkSession, members: SubmissionsRows[], announceFrom: string): Promise<LoadedSubmissions> {
   const tally = members.map((): Tally => ({ records: 0, rowsWritten: 0, dilution: false, added: [] }));
   for (const [m, member] of members.entries()) tally[m]!.records += await writeEntity(session, member.entity, member.cik);
   await writeFilings(session, members, tally);
@@ -143,7 +155,7 @@ const insertNewSql = `
  * to date and new ones inserted, so that a filing two members list is inserted by the first and
  * updated by the second, as one after the other would.
  */
-async function writeFilings(session: BulkSession, members: PreparedSubmissions[], tally: Tally[]): Promise<void> {
+async function writeFilings(session: BulkSession, members: SubmissionsRows[], tally: Tally[]): Promise<void> {
   const listedBy: Map<string, number>[] = []; // per rank: accession number -> member
   let rows = '';
   const seen = new Map<string, number>();
@@ -179,7 +191,7 @@ async function writeFilings(session: BulkSession, members: PreparedSubmissions[]
 }
 
 /** Index events, except where the filing's own document already gave that event (as writeIndexEvents); an event two members give is the first one's. */
-async function writeIndexEvents(session: BulkSession, members: PreparedSubmissions[], tally: Tally[]): Promise<void> {
+async function writeIndexEvents(session: BulkSession, members: SubmissionsRows[], tally: Tally[]): Promise<void> {
   const givenBy = new Map<string, number>();
   let rows = '';
   for (const [m, member] of members.entries()) {

@@ -8,28 +8,12 @@
 // is the same whichever way it was computed. Each thread runs one computation at a time; one that
 // dies (a crash, an exit) fails the computation it was running, that request alone answers 500,
 // and piscina starts a thread in its place.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { Logger } from '../../core/logger.ts';
+import { assertEntryExists, threadEntry } from '../../core/threadEntry.ts';
 import { settle, type AnalyticsRunner, type Outcome, type TaskName } from './runner.ts';
 import { runTask } from './tasks.ts';
 import type { TaskMessage } from './worker.ts';
-
-/**
- * The worker's entry and how a thread loads it. Run from source (tsx, vitest), this module sits
- * beside worker.ts, and a thread needs tsx's loader to read TypeScript (vitest's own transform
- * does not reach threads). In the bundle `npm start` runs, this code is inside dist/main.js and
- * the worker is its own entry beside it (scripts/build.mjs).
- */
-function workerEntry(): { filename: string; execArgv?: string[] } {
-  if (new URL(import.meta.url).pathname.endsWith('.ts')) {
-    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-    return { filename: new URL('./worker.ts', import.meta.url).href, execArgv: ['--import', tsx] };
-  }
-  return { filename: new URL('./analytics-worker.js', import.meta.url).href };
-}
 
 export function createAnalyticsRunner(options: { threads: number; logger: Logger }): AnalyticsRunner {
   const { threads, logger } = options;
@@ -43,8 +27,8 @@ export function createAnalyticsRunner(options: { threads: number; logger: Logger
   }
 
   // A bundle built without its worker fails the start, not every analytics request after it.
-  const entry = workerEntry();
-  if (!existsSync(fileURLToPath(entry.filename))) throw new Error(`the analytics worker ${fileURLToPath(entry.filename)} is missing: build with scripts/build.mjs, or set IDS_ANALYTICS_THREADS=0`);
+  const entry = threadEntry(import.meta.url, './worker.ts', 'analytics-worker.js');
+  assertEntryExists(entry, 'analytics worker', 'set IDS_ANALYTICS_THREADS=0');
   let pool: Piscina<TaskMessage, Outcome> | undefined;
   let closed = false;
   /** what fails the computations still running when the pool is closed under them */
