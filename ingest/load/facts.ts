@@ -50,7 +50,10 @@ export async function loadFacts(tx: Tx, facts: FactRecord[], concepts: ConceptRe
 /**
  * Rebuilds the CompanyConcept rows of these companies from their facts (same transaction), written
  * company by company: a read of one company's summaries (its coverage, a tag's resolution) then
- * touches a few pages, not one page per row as rows in hash order left them across a batch.
+ * touches a few pages, not one page per row as rows in hash order left them across a batch. The
+ * order is bytewise (COLLATE "C"), which the grouping cannot share: the facts are grouped by hash
+ * where the transaction's work_mem allows it (the bulk build's does), and only the groups are
+ * sorted, not every fact in the database's collation (a third of the time for 50 companies).
  */
 export async function summariseConcepts(tx: Tx, ciks: string[]): Promise<void> {
   await tx.$executeRaw`DELETE FROM "CompanyConcept" WHERE "cik" = ANY(${ciks}::text[])`;
@@ -59,7 +62,7 @@ export async function summariseConcepts(tx: Tx, ciks: string[]): Promise<void> {
     SELECT "cik", "taxonomy", "tag", "unit", "hasDimensions", count(*)::int, min("periodEnd"), max("periodEnd"), max("filedAt")
     FROM "Fact" WHERE "cik" = ANY(${ciks}::text[])
     GROUP BY "cik", "taxonomy", "tag", "unit", "hasDimensions"
-    ORDER BY "cik", "taxonomy", "tag", "unit", "hasDimensions"`;
+    ORDER BY "cik" COLLATE "C", "taxonomy" COLLATE "C", "tag" COLLATE "C", "unit" COLLATE "C", "hasDimensions"`;
 }
 
 /** A fact as insertFacts writes it: with its key and the source it came from. */
