@@ -4,6 +4,7 @@ import { isoDay, citationUrl } from '../derived/citations.ts';
 import type { Prisma } from '../prisma/generated/client/client.ts';
 import { cikFor, cikOf, ciksFor, resolveEntity, tickerOf, type MatchSource, type Resolution } from '../resolvers/entities.ts';
 import { latestFiling, latestSection } from '../resolvers/latest.ts';
+import { PothosValidationError } from '@pothos/core';
 import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 
@@ -20,7 +21,8 @@ export const EntityRef = builder.prismaObject('Entity', {
     fiscalYearEnd: t.exposeString('fiscalYearEnd', { nullable: true, description: 'MMDD' }),
     tickers: t.stringList({
       description: 'Every ticker the sources the service holds give it: its own submissions and the SEC ticker maps',
-      select: { tickers: true, listings: { select: { ticker: true } } },
+      // the listings in one order, whichever way they are read (catalogue/filingsData.ts reads them too)
+      select: { tickers: true, listings: { select: { ticker: true }, orderBy: [{ ticker: 'asc' }, { source: 'asc' }] } },
       resolve: (e) => [...new Set([...e.tickers, ...e.listings.map((l) => l.ticker)])],
     }),
     exchanges: t.exposeStringList('exchanges'),
@@ -195,6 +197,8 @@ builder.queryFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       requireDataAccess(ctx);
       const company = await companyFilter(ctx, args);
+      // a cursor of this connection's encoding naming no accession number (a number, say) is refused as one it did not issue, not sent to the client
+      if (query.cursor && typeof query.cursor.accessionNumber !== 'string') throw new PothosValidationError(`Invalid cursor: ${args.after}`);
       return ctx.prisma.filing.findMany({
         ...query,
         where: {

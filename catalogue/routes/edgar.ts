@@ -4,6 +4,7 @@ import { EntitiesDocument, FilingByAccessionDocument, FilingSectionDocument, Fil
 import { cikParam, coverage, coverageSchema, dateFilters, inView, oneOfRequired, tickerParam, type View } from '../dataParams.ts';
 import { listEnvelope, operationRoute, pageParams, viewParam } from '../route.ts';
 import { ApiError } from '../../core/errors.ts';
+import { filingsData } from '../filingsData.ts';
 
 const entity = z.object({
   object: z.literal('entity'),
@@ -205,6 +206,7 @@ export const edgarRoutes = [
     params: { query: z.strictObject({ ...companyParams, form: z.string().min(1).max(20).optional().describe('Form type as filed, e.g. 10-K, 8-K, 4'), item: z.string().regex(/^\d{1,2}\.\d{2}$/, 'expected an 8-K item number like 2.02').optional().describe('Only filings reporting this 8-K item, e.g. 2.02 (results of operations)'), ...dateFilters, ...pageParams, view: viewParam }) },
     response: listEnvelope(filing).extend({ coverage: coverageSchema }),
     operation: FilingsDocument,
+    data: filingsData,
     watch: { records: 'filing', restrict: 'only' },
     variables: ({ query }) => ({ cik: query.cik ?? null, ticker: query.ticker ?? null, form: query.form ?? null, item: query.item ?? null, filedFrom: query.filed_from ?? null, filedTo: query.filed_to ?? null, first: query.limit, after: query.cursor ?? null }),
   }).reshape(({ filings }, meta, { query }) => ({
