@@ -222,7 +222,7 @@ async function previousItems(prisma: PrismaClient): Promise<Map<string, { sha256
 }
 
 /** As many prepare threads as writers, when there are cores for them. */
-const prepareThreads = 2;
+const prepareThreads = Math.min(2, availableParallelism());
 
 /** The tables a load writes, and those the derived build after it writes. */
 const loadedTables = ['Entity', 'Filing', 'FilingEvent', 'Fact', 'Concept'];
