@@ -209,6 +209,10 @@ export function toApiError(error: unknown): ApiError | undefined {
       details: cursor ? { parameter: 'cursor' } : {},
     });
   }
+  // A cursor of a connection's encoding whose value is not of its field's type (a number where an
+  // id is a string) passes Pothos and is refused by the client's validation, which marks the bad
+  // argument with ~~: the same mistake as a cursor it did not issue.
+  if (error instanceof Error && error.name === 'PrismaClientValidationError' && /\bcursor: \{[^}]*~~/.test(error.message)) return toApiError(new PothosValidationError('Invalid cursor'));
   // A variable the schema cannot coerce (a date cursor naming no calendar day) fails before any
   // resolver runs, and graphql-js names the variable only in its message. The REST and MCP doors
   // pass request parameters as variables, so this is a syntactically invalid parameter; their

@@ -4,7 +4,6 @@ import { isoDay, citationUrl } from '../derived/citations.ts';
 import type { Prisma } from '../prisma/generated/client/client.ts';
 import { cikFor, cikOf, ciksFor, resolveEntity, tickerOf, type MatchSource, type Resolution } from '../resolvers/entities.ts';
 import { latestFiling, latestSection } from '../resolvers/latest.ts';
-import { PothosValidationError } from '@pothos/core';
 import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 
@@ -197,8 +196,6 @@ builder.queryFields((t) => ({
     resolve: async (query, _root, args, ctx) => {
       requireDataAccess(ctx);
       const company = await companyFilter(ctx, args);
-      // a cursor of this connection's encoding naming no accession number (a number, say) is refused as one it did not issue, not sent to the client
-      if (query.cursor && typeof query.cursor.accessionNumber !== 'string') throw new PothosValidationError(`Invalid cursor: ${args.after}`);
       return ctx.prisma.filing.findMany({
         ...query,
         where: {

@@ -23,6 +23,9 @@ const cases: [string, string, string[]][] = [
   ['/v1/filings?cursor=not-one-of-ours', 'invalid_query_parameter', ['cursor']],
   ['/v1/filings?filed_to=2024-02-30', 'invalid_request_parameter', ['filed_to']],
   ['/v1/filings?filed_from=+002024-01-01', 'invalid_request_parameter', ['filed_from']],
+  // a cursor in the connections' own encoding, naming a number where the list's key is a string
+  ['/v1/filings?cursor=R1BDOk46MTI=', 'invalid_query_parameter', ['cursor']],
+  ['/v1/forms/1-a?cursor=R1BDOk46MTI=', 'invalid_query_parameter', ['cursor']],
 ];
 
 describe('bad filters', () => {

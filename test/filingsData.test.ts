@@ -106,7 +106,8 @@ describe('GET /v1/filings', () => {
       let cursor: string | undefined;
       do {
         const page = await bothPages({ ...query, ...(cursor ? { cursor } : {}) });
-        for (const f of page.data) seen.add(f.accessionNumber);
+        // the lists without a company also hold whatever else the database holds
+        for (const f of page.data) if (/^00000000(11|12)-/.test(f.accessionNumber)) seen.add(f.accessionNumber);
         cursor = page.nextCursor ?? undefined;
         pages++;
       } while (cursor);
