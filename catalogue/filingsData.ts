@@ -11,7 +11,7 @@ import { directRead } from '../prisma/directRead.ts';
 import { citationUrl } from '../derived/citations.ts';
 import { requireDataAccess } from '../resolvers/access.ts';
 import type { Context } from '../resolvers/context.ts';
-import { companyFilter } from '../schema/edgar.ts';
+import { companyFilter, entityTickers } from '../schema/edgar.ts';
 import type { FilingsQuery, FilingsQueryVariables } from './operations/generated.ts';
 
 interface FilingRow {
@@ -68,7 +68,7 @@ export async function filingsData(variables: FilingsQueryVariables, ctx: Context
     primaryDocDescription: f.primaryDocDescription,
     citationUrl: citationUrl(f.cik, f.accessionNumber, f.primaryDocument),
     documentIngested: f.documentIngested,
-    entity: { name: f.name, tickers: [...new Set([...f.tickers, ...f.listings])] },
+    entity: { name: f.name, tickers: entityTickers(f.tickers, f.listings) },
   }));
   const last = nodes.at(-1);
   return { filings: { pageInfo: { hasNextPage: rows.length > first, endCursor: last ? formatPrismaCursor(last, 'accessionNumber') : null }, nodes } };

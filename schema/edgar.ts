@@ -7,6 +7,9 @@ import { latestFiling, latestSection } from '../resolvers/latest.ts';
 import { ApiError } from '../core/errors.ts';
 import { builder } from './builder.ts';
 
+/** An entity's tickers: those its own submissions give, then the ticker maps' others. */
+export const entityTickers = (own: readonly string[], listed: readonly string[]) => [...new Set([...own, ...listed])];
+
 export const EntityRef = builder.prismaObject('Entity', {
   description: 'A party known to EDGAR (issuer, fund, manager or insider), keyed by its CIK.',
   fields: (t) => ({
@@ -22,7 +25,7 @@ export const EntityRef = builder.prismaObject('Entity', {
       description: 'Every ticker the sources the service holds give it: its own submissions and the SEC ticker maps',
       // the listings in one order, whichever way they are read (catalogue/filingsData.ts reads them too)
       select: { tickers: true, listings: { select: { ticker: true }, orderBy: [{ ticker: 'asc' }, { source: 'asc' }] } },
-      resolve: (e) => [...new Set([...e.tickers, ...e.listings.map((l) => l.ticker)])],
+      resolve: (e) => entityTickers(e.tickers, e.listings.map((l) => l.ticker)),
     }),
     exchanges: t.exposeStringList('exchanges'),
     filingsCovered: t.exposeBoolean('hasSubmissions', { description: 'Whether EDGAR\'s filing index of this entity was ingested; without it the filings below are only those other sources named.' }),

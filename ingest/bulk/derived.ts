@@ -59,10 +59,11 @@ export async function buildDerived(prisma: PrismaClient, bus: EventBus, announce
   let facts = 0;
   let signals = 0;
   const companies = [...byCompany.keys()];
+  const postgres = rawConnectionOf(prisma).kind === 'postgres';
   const queue = chunks(companies, batchSize);
   const buildBatches = async () => {
     for (let next = queue.next(); !next.done; next = queue.next()) {
-      const { summarised, announced } = await buildBatch(prisma, next.value, byCompany, announceFrom);
+      const { summarised, announced } = await buildBatch(prisma, postgres, next.value, byCompany, announceFrom);
       await publishAll(bus, announced);
       facts += summarised;
       signals += announced.length;
@@ -72,13 +73,12 @@ export async function buildDerived(prisma: PrismaClient, bus: EventBus, announce
   // two of them share is marked announced in one order by both): one's statements are computed
   // while the other's rows are written. The embedded database has one
   // connection, and takes one transaction at a time.
-  const builders = rawConnectionOf(prisma).kind === 'postgres' ? 2 : 1;
+  const builders = postgres ? 2 : 1;
   await Promise.all(Array.from({ length: builders }, buildBatches));
   return { companies: companies.length, facts, signals, seconds: (performance.now() - started) / 1000 };
 }
 
-async function buildBatch(prisma: PrismaClient, batch: string[], byCompany: Map<string, { facts: boolean; rebuild: boolean; keys: string[] }>, announceFrom: string) {
-  const postgres = rawConnectionOf(prisma).kind === 'postgres';
+async function buildBatch(prisma: PrismaClient, postgres: boolean, batch: string[], byCompany: Map<string, { facts: boolean; rebuild: boolean; keys: string[] }>, announceFrom: string) {
   const withFacts = batch.filter((cik) => byCompany.get(cik)!.facts);
   const rebuilt = batch.filter((cik) => byCompany.get(cik)!.rebuild);
   return prisma.$transaction(

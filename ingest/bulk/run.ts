@@ -208,7 +208,7 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
     progress?.finish();
     for (const { archive } of archives) archive.close();
     for (const writer of writers) await writer.close();
-    await preparer.close();
+    await preparer.close(); // again, should the load have failed before its own close
   }
   summary.seconds = (performance.now() - started) / 1000;
   await runRow.finish(counts());
