@@ -63,23 +63,34 @@ export const statementRulesVersion = 4;
 
 /**
  * Builds a company's statements (annual and quarterly, every period) and segment breakdowns from
- * its facts and stores them, replacing what was stored: called in the ingest transaction that
- * changes its facts, and on a read that finds none or finds them built by older rules.
+ * its facts and stores them, replacing what was stored: in one transaction, on a read that finds
+ * none or finds them built by older rules (an ingest reads, builds and stores in steps of its own:
+ * ingest/load/facts.ts).
  */
 export async function materializeFinancials(db: Db, cik: string) {
   const facts = await statementFacts(db, cik);
+  return storeFinancials(db, cik, await buildFinancials(cik, facts));
+}
+
+export type BuiltFinancials = Awaited<ReturnType<typeof buildFinancials>>;
+
+/**
+ * The stored rows of a company's statements and segments, built from its statement facts: each of
+ * the four variants a turn of the event loop of its own, so that requests are answered between them.
+ */
+export async function buildFinancials(cik: string, facts: FactRecord[]) {
   // one index of the facts for the four variants: most figures are chosen among their reports once
   const statements = companyStatements(facts);
-  const bases = (['annual', 'quarterly'] as const).flatMap((basis) =>
-    (['latest', 'first'] as const).map((asReported) => statements({ period: basis, asReported, limit: Number.MAX_SAFE_INTEGER })),
-  );
-  await db.statementPeriod.deleteMany({ where: { cik } });
+  const bases = [];
+  for (const basis of ['annual', 'quarterly'] as const) {
+    for (const asReported of ['latest', 'first'] as const) {
+      bases.push(statements({ period: basis, asReported, limit: Number.MAX_SAFE_INTEGER }));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
   const periods = bases.flatMap((bundle) =>
     bundle.periods.map((p) => ({ cik, basis: bundle.period, asReported: bundle.asReported, periodEnd: p.periodEnd, fiscalYear: p.fiscalYear, fiscalPeriod: p.fiscalPeriod, body: p })),
   );
-  await insertRows(db, 'StatementPeriod', statementPeriodColumns, periods, { onConflict: 'ON CONFLICT DO NOTHING' });
-
-  await db.segmentPeriod.deleteMany({ where: { cik } });
   const segments = buildSegments(facts).axes.flatMap((axis, axisOrder) =>
     axis.periods.map((p) => ({
       cik,
@@ -92,11 +103,47 @@ export async function materializeFinancials(db: Db, cik: string) {
       body: p,
     })),
   );
-  await insertRows(db, 'SegmentPeriod', segmentPeriodColumns, segments);
+  return { periods, segments, taxonomy: bases[0]!.taxonomy, currency: bases[0]!.currency, statementFacts: facts.length };
+}
 
-  const profile = { taxonomy: bases[0]!.taxonomy, currency: bases[0]!.currency, version: statementRulesVersion, builtAt: new Date() };
+/** Replaces the company's stored statements and segments with these, in the caller's transaction. */
+export async function storeFinancials(db: Db, cik: string, built: BuiltFinancials) {
+  await db.statementPeriod.deleteMany({ where: { cik } });
+  await insertRows(db, 'StatementPeriod', statementPeriodColumns, built.periods, { onConflict: 'ON CONFLICT DO NOTHING' });
+  return storeProfile(db, cik, built);
+}
+
+/**
+ * The replacement in several transactions (an ingest's steps): `stagePeriods` writes new periods
+ * beside the stored ones (after `dropStaged`), their "asReported" marked staged, which no read
+ * asks for, as many times as it takes; `publishStaged` then drops the stored ones and unmarks the new in one short
+ * transaction (an update keeps each body where it was written). A read sees the company's
+ * statements as they were or as they are, never half replaced.
+ */
+export async function stagePeriods(db: Db, cik: string, periods: BuiltFinancials['periods']): Promise<void> {
+  await insertRows(db, 'StatementPeriod', statementPeriodColumns, periods.map((p) => ({ ...p, asReported: p.asReported + staged })), { onConflict: 'ON CONFLICT DO NOTHING' });
+}
+
+/** Drops what a replacement cut short had staged: called before staging anew. */
+export async function dropStaged(db: Db, cik: string): Promise<void> {
+  await db.$executeRaw`DELETE FROM "StatementPeriod" WHERE "cik" = ${cik} AND "asReported" LIKE ${`%${staged}`}`;
+}
+
+export async function publishStaged(db: Db, cik: string, built: BuiltFinancials) {
+  await db.$executeRaw`DELETE FROM "StatementPeriod" WHERE "cik" = ${cik} AND "asReported" NOT LIKE ${`%${staged}`}`;
+  await db.$executeRaw`UPDATE "StatementPeriod" SET "asReported" = left("asReported", -${staged.length}::int) WHERE "cik" = ${cik} AND "asReported" LIKE ${`%${staged}`}`;
+  return storeProfile(db, cik, built);
+}
+
+const staged = ':staged';
+
+/** The segments (a few rows) and the profile that dates the build, with the statements they go with. */
+async function storeProfile(db: Db, cik: string, built: BuiltFinancials) {
+  await db.segmentPeriod.deleteMany({ where: { cik } });
+  await insertRows(db, 'SegmentPeriod', segmentPeriodColumns, built.segments);
+  const profile = { taxonomy: built.taxonomy, currency: built.currency, version: statementRulesVersion, builtAt: new Date() };
   await db.statementProfile.upsert({ where: { cik }, create: { cik, ...profile }, update: profile });
-  return { profile, statementFacts: facts.length };
+  return { profile, statementFacts: built.statementFacts };
 }
 
 /**
@@ -104,10 +151,10 @@ export async function materializeFinancials(db: Db, cik: string) {
  * as records: one statement written by hand, days as text, at a quarter of the cost of the
  * client's findMany and its row objects.
  */
-async function statementFacts(db: Db, cik: string): Promise<FactRecord[]> {
+export async function statementFacts(db: Db, cik: string, tags: readonly string[] = statementTags): Promise<FactRecord[]> {
   return db.$queryRaw<FactRecord[]>(Prisma.sql`
     SELECT "cik", "taxonomy", "tag", "unit", "value", "periodStart"::text AS "periodStart", "periodEnd"::text AS "periodEnd", "isInstant", "fy", "fp", "form", "frame",
       "accessionNumber", "filedAt"::text AS "filedAt", "dimensions", "decimals"
-    FROM "Fact" WHERE "cik" = ${cik} AND "tag" = ANY(${statementTags}::text[])`);
+    FROM "Fact" WHERE "cik" = ${cik} AND "tag" = ANY(${tags}::text[])`);
 }
 

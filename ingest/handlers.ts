@@ -1,4 +1,5 @@
-// One handler per item kind: a pure parse, the reads it needs, then a load inside the item's transaction.
+// One handler per item kind: a pure parse, the reads it needs, then a load: inside the item's
+// transaction, or, for a large item, in steps of their own.
 import type { Prisma } from '../prisma/generated/client/client.ts';
 import type { Db } from '../prisma/db.ts';
 import type { BusEvent } from '../subscriptions/bus.ts';
@@ -32,8 +33,26 @@ export interface Handler<P = unknown, Q = P> {
    * one connection every read waits for, so it should only write.
    */
   prepare?(db: Db, parsed: P, input: ItemInput): Promise<Q>;
-  load(tx: Tx, prepared: Q, input: ItemInput): Promise<LoadOutcome>;
+  /** the whole item in one transaction, with its IngestItem row */
+  load?(tx: Tx, prepared: Q, input: ItemInput): Promise<LoadOutcome>;
+  /**
+   * A large item (thousands of facts, filings or market rows) in steps, each a transaction of its
+   * own that leaves the data whole (rows added, never a company's derived rows half replaced);
+   * its IngestItem row is written after the last, so that an item cut short is loaded again.
+   */
+  loadInSteps?(step: Step, prepared: Q, input: ItemInput): Promise<LoadOutcome>;
 }
+
+/**
+ * Runs `write` in a transaction of its own. On the embedded database every read waits for the
+ * one connection a transaction holds: a large item written in steps of a few tens of
+ * milliseconds, with the reads waiting let through between them, never keeps a read waiting for
+ * the whole item.
+ */
+export type Step = <T>(write: (tx: Tx) => Promise<T>) => Promise<T>;
+
+/** Steps that are all parts of the caller's one transaction. */
+export const withinTransaction = (tx: Tx): Step => (write) => write(tx);
 
 export function handler<P, Q = P>(h: Handler<P, Q>): Handler<unknown, unknown> {
   return h as Handler<unknown, unknown>;

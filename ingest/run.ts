@@ -1,5 +1,5 @@
 // Runs an ingest: every item of a source, in load order, each in its own transaction with its
-// IngestItem row. An unchanged item (same digest, ingested before) is skipped; an item that
+// IngestItem row (a large one in steps, that row written after the last). An unchanged item (same digest, ingested before) is skipped; an item that
 // fails is recorded with its reason and the run goes on.
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../prisma/db.ts';
@@ -13,7 +13,8 @@ import { classify, documentKindOfForm, loadOrder, namedInPath, type ItemKind } f
 import { handlers } from './registry.ts';
 import { documentMissing } from './load/documents.ts';
 import { runRowWriter } from './runRow.ts';
-import { NotForThisIngest } from './handlers.ts';
+import { inlineParser, threadParser, type ItemParser } from './parsers.ts';
+import { NotForThisIngest, type LoadOutcome, type Step, type Tx } from './handlers.ts';
 import { announceSignals } from './load/signals.ts';
 import type { Source, SourceItem } from './sources/types.ts';
 
@@ -41,7 +42,7 @@ export interface Progress {
 /** A large document (a 4 MB companyfacts) may take a while to write on the embedded database. */
 const itemTransactionMs = 300_000;
 
-/** The longest an item waits for the requests being answered (steady traffic must not stall the ingest). */
+/** The longest a transaction of an item waits for the requests being answered (steady traffic must not stall the ingest). */
 const requestsFirstMs = 200;
 
 export interface IngestDeps {
@@ -66,21 +67,26 @@ export async function runIngest(deps: IngestDeps, source: Source, progress?: Pro
   const total = () => listed?.length ?? Math.max(source.size ?? 0, summary.read);
 
   const runRow = runRowWriter(prisma, run.id);
+  // sharing the event loop with a server's requests, the items are parsed on a thread of their own
+  const parser = deps.activity ? threadParser() : inlineParser;
   const counts = () => ({ total: total(), read: summary.read, written: summary.written, skipped: summary.skipped, failed: summary.failed, records: summary.records });
-  for await (const item of listed ?? source.items()) {
-    progress?.item(summary.read, total(), item.key, summary.records);
-    await runRow.progress(counts());
-    await deps.activity?.settled(requestsFirstMs);
-    const itemStarted = performance.now();
-    const { kind, form } = await kindOf(prisma, item.key);
-    const outcome = await ingestItem(deps, run.id, item, kind, form);
-    summary.read++;
-    if (outcome.status === 'ingested' || outcome.status === 'partial') {
-      summary.written++;
-      summary.records += outcome.records;
-      if (outcome.status === 'partial') summary.partial++;
-    } else summary[outcome.status]++;
-    progress?.itemDone?.(item.key, kind, performance.now() - itemStarted, outcome.status);
+  try {
+    for await (const item of listed ?? source.items()) {
+      progress?.item(summary.read, total(), item.key, summary.records);
+      await runRow.progress(counts());
+      const itemStarted = performance.now();
+      const { kind, form } = await kindOf(prisma, item.key);
+      const outcome = await ingestItem(deps, parser, run.id, item, kind, form);
+      summary.read++;
+      if (outcome.status === 'ingested' || outcome.status === 'partial') {
+        summary.written++;
+        summary.records += outcome.records;
+        if (outcome.status === 'partial') summary.partial++;
+      } else summary[outcome.status]++;
+      progress?.itemDone?.(item.key, kind, performance.now() - itemStarted, outcome.status);
+    }
+  } finally {
+    await parser.close();
   }
   progress?.item(summary.read, summary.read, '', summary.records);
   progress?.finish();
@@ -100,8 +106,8 @@ async function inLoadOrder(source: Source): Promise<SourceItem[]> {
 type ItemOutcome = { status: 'ingested' | 'partial'; records: number } | { status: 'skipped' | 'failed' };
 
 /** One item: read, skip if unchanged, parse and prepare, and load in its own transaction with its IngestItem row. */
-async function ingestItem(deps: { prisma: PrismaClient; bus: EventBus; logger: Logger }, runId: string, item: SourceItem, kind: ItemKind, form: string | null): Promise<ItemOutcome> {
-  const { prisma, bus, logger } = deps;
+async function ingestItem(deps: IngestDeps, parser: ItemParser, runId: string, item: SourceItem, kind: ItemKind, form: string | null): Promise<ItemOutcome> {
+  const { prisma, bus, logger, activity } = deps;
   const record = async (status: 'failed' | 'skipped', sha256: string, reason: string) => {
     await prisma.ingestItem.upsert({
       where: { sourceKey: item.key },
@@ -125,24 +131,32 @@ async function ingestItem(deps: { prisma: PrismaClient; bus: EventBus; logger: L
   try {
     if (!kindHandler) throw new Error(kind === 'unknown' ? 'unknown kind of file: not a layout or SEC path this ingest knows' : `no parser for ${kind}`);
     const input = { key: item.key, name: item.name, text, kind, form };
-    const parsed = kindHandler.parse(input);
+    const parsed = await parser.parse(input);
     const prepared = kindHandler.prepare ? await kindHandler.prepare(prisma, parsed, input) : parsed;
-    const loaded = await prisma.$transaction(
-      async (tx) => {
-        const loadedRows = await kindHandler.load(tx, prepared, input);
-        const result = { ...loadedRows, events: [...loadedRows.events, ...(await announceSignals(tx))] };
-        // 'partial': the item went in, but some of it (listed in reason) was left out.
-        const status = result.warnings?.length ? 'partial' : 'ingested';
-        const reason = result.warnings?.length ? result.warnings.join('; ').slice(0, 2000) : null;
-        await tx.ingestItem.upsert({
-          where: { sourceKey: item.key },
-          create: { sourceKey: item.key, kind, sha256, status, reason, records: result.records, runId },
-          update: { kind, sha256, status, reason, records: result.records, runId },
-        });
+    // the transactions of the item's earlier steps: the events they wrote are the signals' evidence
+    const steps: bigint[] = [];
+    const step: Step = (write) =>
+      inTransaction(prisma, activity, async (tx) => {
+        const result = await write(tx);
+        const [{ txid }] = await tx.$queryRaw<{ txid: bigint | null }[]>`SELECT (pg_current_xact_id_if_assigned())::text::bigint AS "txid"`;
+        if (txid !== null) steps.push(txid);
         return result;
-      },
-      { timeout: itemTransactionMs, maxWait: itemTransactionMs },
-    );
+      });
+    const finish = async (tx: Tx, loadedRows: LoadOutcome) => {
+      const result = { ...loadedRows, events: [...loadedRows.events, ...(await announceSignals(tx, steps))] };
+      // 'partial': the item went in, but some of it (listed in reason) was left out.
+      const status = result.warnings?.length ? 'partial' : 'ingested';
+      const reason = result.warnings?.length ? result.warnings.join('; ').slice(0, 2000) : null;
+      await tx.ingestItem.upsert({
+        where: { sourceKey: item.key },
+        create: { sourceKey: item.key, kind, sha256, status, reason, records: result.records, runId },
+        update: { kind, sha256, status, reason, records: result.records, runId },
+      });
+      return result;
+    };
+    const loaded = kindHandler.loadInSteps
+      ? await kindHandler.loadInSteps(step, prepared, input).then((rows) => inTransaction(prisma, activity, (tx) => finish(tx, rows)))
+      : await inTransaction(prisma, activity, async (tx) => finish(tx, await kindHandler.load!(tx, prepared, input)));
     // Caches of ingested data on every instance are dropped once the item has committed.
     await publishAll(bus, loaded.records ? [...loaded.events, dataChangedNotice()] : loaded.events);
     return { status: loaded.warnings?.length ? 'partial' : 'ingested', records: loaded.records };
@@ -156,6 +170,17 @@ async function ingestItem(deps: { prisma: PrismaClient; bus: EventBus; logger: L
     await record('failed', sha256, reason);
     return { status: 'failed' };
   }
+}
+
+/** A transaction of an item, once the requests being answered are through (see IngestDeps.activity). */
+async function inTransaction<T>(prisma: PrismaClient, activity: RequestActivity | undefined, write: (tx: Tx) => Promise<T>): Promise<T> {
+  if (activity) {
+    // The embedded database answers in promises already settled: an ingest is one long chain of
+    // them, and requests arrived meanwhile are not even read until it gives the event loop a turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    await activity.settled(requestsFirstMs);
+  }
+  return prisma.$transaction(write, { timeout: itemTransactionMs, maxWait: itemTransactionMs });
 }
 
 /** An SEC archive document is named by accession only: its filing (indexed earlier in the run) says what it is. */

@@ -26,7 +26,7 @@ const tickers = ['AAPL', 'MSFT', 'NVDA', 'TSLA', 'MRVL'];
 const tags = ['Revenues', 'NetIncomeLoss', 'Assets', 'Liabilities', 'StockholdersEquity', 'EarningsPerShareDiluted', 'OperatingIncomeLoss', 'CashAndCashEquivalentsAtCarryingValue'];
 const paths = [
   '/v1/me',
-  ...tickers.flatMap((t) => [`/v1/entities?ticker=${t}`, `/v1/filings?ticker=${t}&limit=20`, `/v1/filings?ticker=${t}&form=10-K&limit=5`]),
+  ...tickers.flatMap((t) => [`/v1/entities?q=${t}`, `/v1/filings?ticker=${t}&limit=20`, `/v1/filings?ticker=${t}&form=10-K&limit=5`]),
   ...tickers.flatMap((t) => tags.flatMap((tag) => [`/v1/facts?ticker=${t}&tag=${tag}&limit=10`, `/v1/facts?ticker=${t}&tag=${tag}&form=10-K&limit=4`])),
 ];
 

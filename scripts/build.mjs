@@ -7,7 +7,8 @@
 // The analytics worker threads load a bundle of their own, dist/analytics-worker.js, which
 // resolvers/analytics/pool.ts finds beside the bundle it runs in; the startup ingest's thread on
 // PostgreSQL, dist/ingest-worker.js (server/ingestThread.ts); the bulk ingest's prepare threads,
-// dist/bulk-prepare-worker.js (ingest/bulk/preparePool.ts).
+// dist/bulk-prepare-worker.js (ingest/bulk/preparePool.ts); an ingest's parse thread,
+// dist/ingest-parse-worker.js (ingest/parsers.ts).
 // Each file is written aside and renamed into place, so a process starting while another builds
 // never reads half a bundle. Nothing is built when nothing it is made from changed since the last
 // build (a hash of the sources, milliseconds): every `npm start` and `npm run ids` runs this.
@@ -21,7 +22,7 @@ import { filesUnder, hashFiles, readStamp, writeStamp } from './stamp.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const sourceFolders = ['core', 'prisma', 'subscriptions', 'ingest', 'derived', 'resolvers', 'schema', 'catalogue', 'rest', 'graphql', 'workers', 'server'];
-const bundles = { main: 'server/main.ts', cli: 'server/cli.ts', 'analytics-worker': 'resolvers/analytics/worker.ts', 'ingest-worker': 'server/ingestWorker.ts', 'bulk-prepare-worker': 'ingest/bulk/prepareWorker.ts' };
+const bundles = { main: 'server/main.ts', cli: 'server/cli.ts', 'analytics-worker': 'resolvers/analytics/worker.ts', 'ingest-worker': 'server/ingestWorker.ts', 'bulk-prepare-worker': 'ingest/bulk/prepareWorker.ts', 'ingest-parse-worker': 'ingest/parseWorker.ts' };
 const stamp = path.join(root, 'dist', '.server-build-stamp');
 
 /** Imported from node_modules at run time rather than bundled (a name ending in / is a scope). */

@@ -5,6 +5,7 @@ import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FactsDocument } from '../catalogue/operations/generated.ts';
 import { loadFacts } from '../ingest/load/facts.ts';
+import { withinTransaction } from '../ingest/handlers.ts';
 import { parseCompanyFacts } from '../ingest/parsers/xbrl/companyFacts.ts';
 import { factDurationTable, factsCursor, type FactDuration } from '../resolvers/financials.ts';
 import { fixture } from './corpus.ts';
@@ -23,13 +24,13 @@ beforeAll(async () => {
   // restated values, both forms, an instant and durations; one filing's primary document known
   const { facts } = parseCompanyFacts(await fixture('xbrl/companyfacts-exact.json'));
   await prisma.$transaction(async (tx) => {
-    await loadFacts(tx, facts, [], 'companyfacts', 'Fixture Corp');
+    await loadFacts(withinTransaction(tx), facts, [], 'companyfacts', 'Fixture Corp');
     await tx.ticker.create({ data: { ticker: 'FXTR', cik, source: 'company_tickers', name: 'Fixture Corp' } });
     await tx.filing.create({ data: { accessionNumber: '0000000001-24-000004', cik, form: '10-K', filedAt: new Date('2024-11-01'), orderedAt: new Date('2024-11-01'), primaryDocument: 'fxtr-20240928.htm' } });
     await tx.entity.create({ data: { cik: '0000000002', name: 'No Facts Inc' } });
     // a name the company reports in two taxonomies: the one read is the first, by taxonomy
     const shares = facts.find((f) => f.tag === 'EntityCommonStockSharesOutstanding')!;
-    await loadFacts(tx, [{ ...shares, taxonomy: 'us-gaap', value: '1', accessionNumber: '0000000001-24-000099' }], [], 'companyfacts');
+    await loadFacts(withinTransaction(tx), [{ ...shares, taxonomy: 'us-gaap', value: '1', accessionNumber: '0000000001-24-000099' }], [], 'companyfacts');
   }, { timeout: 60_000 });
 });
 afterAll(async () => {

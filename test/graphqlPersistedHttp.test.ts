@@ -8,6 +8,7 @@ import { print } from 'graphql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
 import { loadFacts } from '../ingest/load/facts.ts';
+import { withinTransaction } from '../ingest/handlers.ts';
 import { FactsDocument } from '../catalogue/operations/generated.ts';
 import { orgWithKey, startIsolatedService, type TestService } from './harness.ts';
 
@@ -22,7 +23,7 @@ beforeAll(async () => {
     cik, taxonomy: 'us-gaap', tag: 'Revenues', unit: 'USD', value: String(1000 + fy), periodStart: `${fy - 1}-01-01`, periodEnd: `${fy - 1}-12-31`, isInstant: false, fy, fp: 'FY',
     form: '10-K', frame: null, accessionNumber: `${cik}-${String(fy % 100).padStart(2, '0')}-000001`, filedAt: `${fy}-02-01`, dimensions: {}, decimals: '-6',
   }));
-  await t.service.services.prisma.$transaction((tx) => loadFacts(tx, facts, [], 'companyfacts'), { timeout: 60_000 });
+  await t.service.services.prisma.$transaction((tx) => loadFacts(withinTransaction(tx), facts, [], 'companyfacts'), { timeout: 60_000 });
 });
 afterAll(() => t?.close());
 

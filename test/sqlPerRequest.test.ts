@@ -13,6 +13,7 @@ import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
 import { loadFacts } from '../ingest/load/facts.ts';
+import { withinTransaction } from '../ingest/handlers.ts';
 import { FactsDocument } from '../catalogue/operations/generated.ts';
 import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from './harness.ts';
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
   void (async () => {
     for await (const event of bus.subscribe(listening.signal)) if (event.orgId) heardAt.set(event.orgId, Date.now());
   })();
-  await prisma.$transaction((tx) => loadFacts(tx, history(6), [], 'companyfacts'), { timeout: 60_000 });
+  await prisma.$transaction((tx) => loadFacts(withinTransaction(tx), history(6), [], 'companyfacts'), { timeout: 60_000 });
 });
 afterAll(async () => {
   listening.abort();

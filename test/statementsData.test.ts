@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StatementsDocument } from '../catalogue/operations/generated.ts';
 import { materializeFinancials } from '../derived/financials.ts';
 import { loadFacts } from '../ingest/load/facts.ts';
+import { withinTransaction } from '../ingest/handlers.ts';
 import { parseCompanyFacts } from '../ingest/parsers/xbrl/companyFacts.ts';
 import { fixture } from './corpus.ts';
 import { call, eventually, orgWithKey, scratchDatabase, startTestService, type TestService } from './harness.ts';
@@ -28,7 +29,7 @@ beforeAll(async () => {
   // restated values, derived quarters and lines not reported; one filing's primary document known
   const { facts } = parseCompanyFacts(await fixture('xbrl/companyfacts-exact.json'));
   await prisma.$transaction(async (tx) => {
-    await loadFacts(tx, facts, [], 'companyfacts', 'Fixture Corp');
+    await loadFacts(withinTransaction(tx), facts, [], 'companyfacts', 'Fixture Corp');
     await tx.ticker.create({ data: { ticker: 'FXTR', cik, source: 'company_tickers', name: 'Fixture Corp' } });
     await tx.filing.create({ data: { accessionNumber: '0000000001-24-000004', cik, form: '10-K', filedAt: new Date('2024-11-01'), orderedAt: new Date('2024-11-01'), primaryDocument: 'fxtr-20240928.htm' } });
     await materializeFinancials(tx, cik);

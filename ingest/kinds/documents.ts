@@ -4,7 +4,7 @@
 // (.txt) also carries the filing's header.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import { namedInPath } from '../classify.ts';
-import { handler, type Tx } from '../handlers.ts';
+import { handler, withinTransaction, type Tx } from '../handlers.ts';
 import { ensureEntities } from '../load/entities.ts';
 import { writeDocumentEvents, type EventFields } from '../load/events.ts';
 import { loadFacts } from '../load/facts.ts';
@@ -38,7 +38,7 @@ async function filingFor(
   // The handler builds the filer's dilution records once it has loaded the document, not before.
   await ensureEntities(tx, [{ cik: header.cik, name: null }]);
   const filed = { accessionNumber, cik: header.cik, form: header.form, filedAt: header.filedAt, reportDate: header.reportDate ?? null, acceptedAt: header.acceptedAt ?? null, primaryDocument: header.primaryDocument ?? null };
-  const { events } = await upsertFilings(tx, [filed], undefined, { buildDilution: false });
+  const { events } = await upsertFilings(withinTransaction(tx), [filed], undefined, { buildDilution: false });
   return { filing: await tx.filing.findUniqueOrThrow({ where: { accessionNumber } }), events };
 }
 
@@ -52,6 +52,24 @@ function primaryHtml(text: string) {
     fileName: submission.documents[0]?.filename ?? null,
     header: { accessionNumber: submission.accessionNumber, cik: company?.cik ?? null, form: submission.formType, filedAt: submission.filedAt },
   };
+}
+
+/** Section text a step writes (its search vector is built as it is written): a few tens of milliseconds on the embedded database. */
+const sectionCharsPerStep = 100_000;
+
+/** Consecutive runs of rows whose text adds up to about `chars` (a longer row is a run of its own). */
+function bySize<R extends { charCount: number }>(rows: R[], chars: number): R[][] {
+  const runs: R[][] = [];
+  let size = Infinity;
+  for (const row of rows) {
+    if (size + row.charCount > chars) {
+      runs.push([]);
+      size = 0;
+    }
+    runs.at(-1)!.push(row);
+    size += row.charCount;
+  }
+  return runs;
 }
 
 export const periodicReportHandler = handler({
@@ -70,18 +88,28 @@ export const periodicReportHandler = handler({
     const filing = known ? { form: known.form, filedAt: known.filedAt?.toISOString().slice(0, 10) ?? null } : { form: parsed.header.form ?? parsed.form, filedAt: parsed.header.filedAt };
     return { ...parsed, inline: accessionNumber ? parseInlineXbrl(parsed.html, { accessionNumber, ...filing }) : null };
   },
-  async load(tx, parsed, { key }) {
-    const { filing, events } = await filingFor(tx, key, parsed.header);
-    if (!filing || !parsed.inline) throw new Error('no accession number in the file name or the document');
-    await tx.section.deleteMany({ where: { accessionNumber: filing.accessionNumber } });
-    await tx.section.createMany({
-      data: parsed.sections.map((s) => ({ accessionNumber: filing.accessionNumber, key: s.key, title: s.title, text: s.text, ordinal: s.ordinal, charCount: s.text.length })),
-    });
-    await markDocumentIngested(tx, filing.accessionNumber, key);
-    // the document the sections came from, for the reader (GET /v1/filings/{accession_number}/render)
-    await storeFilingDocument(tx, filing.accessionNumber, { ...parsed.document, fileName: filing.primaryDocument ?? parsed.document.fileName });
+  // the sections (the first time, a few a step), the document, then the inline XBRL facts, each in steps of their own
+  async loadInSteps(step, parsed, { key }) {
     const { inline } = parsed;
-    const facts = inline.facts.length ? await loadFacts(tx, inline.facts, inline.concepts, 'inline_xbrl') : 0;
+    const { filing, events, held } = await step(async (tx) => {
+      const { filing, events } = await filingFor(tx, key, parsed.header);
+      if (!filing || !inline) throw new Error('no accession number in the file name or the document');
+      return { filing, events, held: (await tx.section.count({ where: { accessionNumber: filing.accessionNumber } })) > 0 };
+    });
+    const rows = parsed.sections.map((s) => ({ accessionNumber: filing.accessionNumber, key: s.key, title: s.title, text: s.text, ordinal: s.ordinal, charCount: s.text.length }));
+    // sections read again replace the stored ones in one step: no read sees a filing's sections half replaced
+    if (held) {
+      await step(async (tx) => {
+        await tx.section.deleteMany({ where: { accessionNumber: filing.accessionNumber } });
+        await tx.section.createMany({ data: rows });
+      });
+    } else {
+      for (const batch of bySize(rows, sectionCharsPerStep)) await step((tx) => tx.section.createMany({ data: batch }));
+    }
+    await step((tx) => markDocumentIngested(tx, filing.accessionNumber, key));
+    // the document the sections came from, for the reader (GET /v1/filings/{accession_number}/render)
+    await step((tx) => storeFilingDocument(tx, filing.accessionNumber, { ...parsed.document, fileName: filing.primaryDocument ?? parsed.document.fileName }));
+    const facts = inline!.facts.length ? await loadFacts(step, inline!.facts, inline!.concepts, 'inline_xbrl') : 0;
     return { records: parsed.sections.length + facts + 1, events };
   },
 });

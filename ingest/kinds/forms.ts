@@ -1,6 +1,6 @@
 // Structured XML forms: each parser returns a ParsedForm; all are stored the same way.
 import { namedInPath } from '../classify.ts';
-import { handler } from '../handlers.ts';
+import { handler, withinTransaction } from '../handlers.ts';
 import { padCik } from '../../core/rows.ts';
 import { ensureEntities } from '../load/entities.ts';
 import { markDocumentIngested, upsertFilings } from '../load/filings.ts';
@@ -22,7 +22,7 @@ export function formHandler(parse: (text: string, name: string) => ParsedForm<un
       let events: Awaited<ReturnType<typeof upsertFilings>>['events'] = [];
       if (!form.filedAt) form = await withFilingDate(tx, form, accessionNumber);
       if (accessionNumber && cik && form.filedAt && !form.isSample) {
-        events = (await upsertFilings(tx, [{ accessionNumber, cik, form: form.formType, filedAt: form.filedAt, reportDate: form.periodOfReport }])).events;
+        events = (await upsertFilings(withinTransaction(tx), [{ accessionNumber, cik, form: form.formType, filedAt: form.filedAt, reportDate: form.periodOfReport }])).events;
         await markDocumentIngested(tx, accessionNumber, key);
       }
       await saveFormRecord(tx, { ...form, accessionNumber, cik }, key);

@@ -12,30 +12,30 @@ const warningsOf = (badLines: BadLine[]) => badLines.map((b) => `line ${b.line} 
 
 export const marketPricesHandler = handler({
   parse: ({ text, name }) => parsePrices(text, name),
-  async load(tx, file, { key, name }) {
-    const records = await loadPriceBars(tx, key, file);
+  async loadInSteps(step, file, { key, name }) {
+    const records = await loadPriceBars(step, key, file);
     const dates = file.bars.map((b) => b.date);
-    await saveMarketSource(tx, { sourceKey: key, kind: 'market_prices', fileName: name, subject: file.ticker, vintage: null, vintageNote: 'a price export states no vintage', rows: file.bars.length, dates, missing: [], badLines: file.badLines, adjustment: file.adjustment });
+    await step((tx) => saveMarketSource(tx, { sourceKey: key, kind: 'market_prices', fileName: name, subject: file.ticker, vintage: null, vintageNote: 'a price export states no vintage', rows: file.bars.length, dates, missing: [], badLines: file.badLines, adjustment: file.adjustment }));
     return { records, events: [], warnings: warningsOf(file.badLines) };
   },
 });
 
 export const factorReturnsHandler = handler({
   parse: ({ text, name }) => parseFamaFrench(text, name),
-  async load(tx, file, { key, name }) {
-    const records = await loadFactorReturns(tx, key, file);
+  async loadInSteps(step, file, { key, name }) {
+    const records = await loadFactorReturns(step, key, file);
     const dates = file.values.map((v) => v.date);
-    await saveMarketSource(tx, { sourceKey: key, kind: 'factor_returns', fileName: name, subject: file.dataset, vintage: file.vintage, vintageNote: file.vintageNote, rows: file.rows, dates, missing: file.missing, badLines: file.badLines });
+    await step((tx) => saveMarketSource(tx, { sourceKey: key, kind: 'factor_returns', fileName: name, subject: file.dataset, vintage: file.vintage, vintageNote: file.vintageNote, rows: file.rows, dates, missing: file.missing, badLines: file.badLines }));
     return { records, events: [], warnings: warningsOf(file.badLines) };
   },
 });
 
 export const macroSeriesHandler = handler({
   parse: ({ text, name }) => parseFred(text, name),
-  async load(tx, file, { key, name }) {
-    const records = await loadMacroSeries(tx, key, file);
+  async loadInSteps(step, file, { key, name }) {
+    const records = await loadMacroSeries(step, key, file);
     const dates = file.observations.map((o) => o.date);
-    await saveMarketSource(tx, { sourceKey: key, kind: 'macro_series', fileName: name, subject: file.seriesId, vintage: null, vintageNote: 'a FRED download states no vintage', rows: file.observations.length, dates, missing: file.missing, badLines: file.badLines });
+    await step((tx) => saveMarketSource(tx, { sourceKey: key, kind: 'macro_series', fileName: name, subject: file.seriesId, vintage: null, vintageNote: 'a FRED download states no vintage', rows: file.observations.length, dates, missing: file.missing, badLines: file.badLines }));
     return { records, events: [], warnings: warningsOf(file.badLines) };
   },
 });

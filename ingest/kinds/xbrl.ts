@@ -8,9 +8,9 @@ import { loadFacts } from '../load/facts.ts';
 
 export const companyFactsHandler = handler({
   parse: ({ text }) => parseCompanyFacts(text),
-  async load(tx, parsed) {
-    await upsertEntity(tx, { cik: parsed.cik, name: parsed.entityName });
-    return { records: await loadFacts(tx, parsed.facts, parsed.concepts, 'companyfacts', parsed.entityName), events: [] };
+  async loadInSteps(step, parsed) {
+    await step((tx) => upsertEntity(tx, { cik: parsed.cik, name: parsed.entityName }));
+    return { records: await loadFacts(step, parsed.facts, parsed.concepts, 'companyfacts', parsed.entityName), events: [] };
   },
 });
 
@@ -26,7 +26,7 @@ export const xbrlInstanceHandler = handler({
     const form = filing?.form ?? key.match(/_(10-K|10-Q|20-F|40-F)_/)?.[1] ?? 'unknown';
     return parseXbrlInstance(text, { accessionNumber: named.accessionNumber, form, filedAt: filing?.filedAt ? filing.filedAt.toISOString().slice(0, 10) : null });
   },
-  async load(tx, parsed) {
-    return { records: await loadFacts(tx, parsed.facts, parsed.concepts, 'xbrl_instance'), events: [] };
+  async loadInSteps(step, parsed) {
+    return { records: await loadFacts(step, parsed.facts, parsed.concepts, 'xbrl_instance'), events: [] };
   },
 });

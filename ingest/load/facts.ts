@@ -1,10 +1,10 @@
 // XBRL facts and concept labels. The same fact reaching us twice (companyfacts and the filing's
 // own XBRL) has the same key and is stored once.
 import type { ConceptRecord, FactRecord } from '../parsers/xbrl/companyFacts.ts';
-import type { Tx } from '../handlers.ts';
+import type { Step, Tx } from '../handlers.ts';
 import { chunks, day, digest, padCik } from '../../core/rows.ts';
 import { insertRows, insertRowsReturning, type Columns } from '../../prisma/unnestInsert.ts';
-import { materializeFinancials } from '../../derived/financials.ts';
+import { buildFinancials, dropStaged, publishStaged, stagePeriods, statementFacts, statementTags } from '../../derived/financials.ts';
 import { materializeDilution } from '../../derived/dilution/materialize.ts';
 import { ensureEntities } from './entities.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
@@ -26,23 +26,52 @@ export function keyFromDigest(cik: string, digestHex: string): string {
   return padCik(cik) + digestHex.slice(10, 32);
 }
 
-export async function loadFacts(tx: Tx, facts: FactRecord[], concepts: ConceptRecord[], source: string, entityName?: string): Promise<number> {
+/** Facts a step writes, statement tags a step reads: a few tens of milliseconds each on the embedded database. */
+const factsPerStep = 500;
+const statementTagsPerStep = 40;
+/** Statement periods a step stages (each a body of some 16 KB of JSON). */
+const periodsPerStep = 30;
+
+/**
+ * Writes facts a chunk a step, then rebuilds what is derived from them (concept summaries,
+ * statements, dilution records) of each company they add to in one more step: a read sees a
+ * company's derived rows from before the item or after it, never half rebuilt.
+ */
+export async function loadFacts(step: Step, facts: FactRecord[], concepts: ConceptRecord[], source: string, entityName?: string): Promise<number> {
+  // every date is checked before the first step: a file with one bad date is refused whole
+  for (const f of facts) {
+    day(f.periodStart);
+    day(f.periodEnd);
+    day(f.filedAt);
+  }
   const ciks = [...new Set(facts.map((f) => f.cik))];
-  await ensureEntities(tx, ciks.map((cik) => ({ cik, name: entityName ?? null })));
-  let written = 0;
-  written += await insertRows(tx, 'Concept', conceptColumns, concepts, { onConflict: 'ON CONFLICT DO NOTHING', batch: 2000 });
+  let written = await step(async (tx) => {
+    await ensureEntities(tx, ciks.map((cik) => ({ cik, name: entityName ?? null })));
+    return insertRows(tx, 'Concept', conceptColumns, concepts, { onConflict: 'ON CONFLICT DO NOTHING', batch: 2000 });
+  });
   // the filings whose facts are new, per company: what `facts.added` announces (monitors watch it)
   const added = new Map<string, Set<string>>();
-  for (const batch of chunks(facts, 5000)) {
-    const inserted = await insertFacts(tx, batch, source);
+  for (const batch of chunks(facts, factsPerStep)) {
+    const inserted = await step((tx) => insertFacts(tx, batch, source));
     written += inserted.length;
     for (const { cik, accessionNumber } of inserted) (added.get(cik) ?? added.set(cik, new Set()).get(cik)!).add(accessionNumber);
   }
   if (written) {
-    await summariseConcepts(tx, ciks);
-    for (const cik of ciks) await materializeFinancials(tx, cik);
-    await materializeDilution(tx, ciks);
-    await recordEvents(tx, [...added].map(([cik, accessions]) => ({ type: 'facts.added', orgId: null, payload: { cik, accessionNumbers: [...accessions].sort(), source } })));
+    // Each kind of derived row is replaced in a step of its own. The statements are read a few
+    // tags a step, built between steps, staged a few periods a step and published in one.
+    await step((tx) => summariseConcepts(tx, ciks));
+    for (const cik of ciks) {
+      let facts: FactRecord[] = [];
+      for (const tags of chunks(statementTags, statementTagsPerStep)) facts = facts.concat(await step((tx) => statementFacts(tx, cik, tags)));
+      const built = await buildFinancials(cik, facts);
+      await step((tx) => dropStaged(tx, cik));
+      for (const periods of chunks(built.periods, periodsPerStep)) await step((tx) => stagePeriods(tx, cik, periods));
+      await step((tx) => publishStaged(tx, cik, built));
+    }
+    await step(async (tx) => {
+      await materializeDilution(tx, ciks);
+      await recordEvents(tx, [...added].map(([cik, accessions]) => ({ type: 'facts.added', orgId: null, payload: { cik, accessionNumbers: [...accessions].sort(), source } })));
+    });
   }
   return written;
 }
@@ -98,16 +127,11 @@ const conceptColumns: Columns<ConceptRecord> = [
 ];
 
 /**
- * Thousands of facts in one statement (prisma/unnestInsert.ts). Prisma's createMany built a
+ * A chunk of facts in one statement (prisma/unnestInsert.ts). Prisma's createMany built a
  * statement per row set in memory, which for a 4 MB companyfacts file cost seconds and over a
- * gigabyte. Dates are checked (day()) first.
+ * gigabyte.
  */
 async function insertFacts(tx: Tx, batch: FactRecord[], source: string): Promise<{ cik: string; accessionNumber: string }[]> {
-  for (const f of batch) {
-    day(f.periodStart);
-    day(f.periodEnd);
-    day(f.filedAt);
-  }
   const rows = batch.map((fact) => ({ fact, key: factKey(fact), source }));
   return insertRowsReturning(tx, 'Fact', factColumns, rows, '"cik", "accessionNumber"', { onConflict: 'ON CONFLICT ("factKey") DO NOTHING' });
 }

@@ -2,7 +2,7 @@
 // A new filing writes a `filing.added` event in the same transaction.
 import type { BusEvent } from '../../subscriptions/bus.ts';
 import { recordEvents } from '../../subscriptions/events.ts';
-import type { Tx } from '../handlers.ts';
+import type { Step, Tx } from '../handlers.ts';
 import { chunks, day, orderDate, padCik } from '../../core/rows.ts';
 import { insertRows, unnested, type Columns } from '../../prisma/unnestInsert.ts';
 import { dilutionRelevant, materializeDilution } from '../../derived/dilution/materialize.ts';
@@ -71,60 +71,68 @@ function row(f: FilingFields) {
   };
 }
 
+/** Filings a step writes: a few tens of milliseconds on the embedded database. */
+const filingsPerStep = 100;
+
 /**
  * Writes filings the database does not have and brings the known ones up to date with the newer
- * metadata; returns rows written and the `filing.added` events of the new ones. Rebuilds the
- * dilution records of the companies whose offering forms or dilution 8-Ks change, unless the
- * caller does (`buildDilution: false`: a document's handler, which builds once it has loaded it).
+ * metadata, a chunk a step; returns rows written and the `filing.added` events of the new ones.
+ * Rebuilds the dilution records of the companies whose offering forms or dilution 8-Ks change,
+ * in a last step, unless the caller does (`buildDilution: false`: a document's handler, which
+ * builds once it has loaded it). Every filing's dates are checked before the first step: a list
+ * with one bad date is refused whole.
  */
 export async function upsertFilings(
-  tx: Tx,
+  step: Step,
   filings: FilingFields[],
   tickersByCik: Map<string, string[]> = new Map(),
   { buildDilution = true }: { buildDilution?: boolean } = {},
 ): Promise<{ records: number; events: BusEvent[] }> {
+  const rows = filings.map((fields) => ({ fields, row: row(fields) }));
   const events: BusEvent[] = [];
   let records = 0;
   // companies whose dilution records these filings change: new or updated offering forms and 8-Ks of dilution items
   const dilution = new Set<string>();
-  for (const batch of chunks(filings, 500)) {
-    const known = new Map(
-      (await tx.filing.findMany({ where: { accessionNumber: { in: batch.map((f) => f.accessionNumber) } } })).map((f) => [f.accessionNumber, f]),
-    );
-    const fresh = batch.filter((f) => !known.has(f.accessionNumber));
-    if (fresh.length) {
-      const updatedAt = new Date();
-      records += await insertRows(tx, 'Filing', filingColumns, fresh.map((f) => ({ ...row(f), updatedAt })), { onConflict: 'ON CONFLICT DO NOTHING' });
-      for (const f of fresh) if (dilutionRelevant(f)) dilution.add(padCik(f.cik));
-      const added = fresh.map((f) => {
-        const cik = padCik(f.cik);
-        return { type: 'filing.added', orgId: null, payload: { accessionNumber: f.accessionNumber, cik, form: f.form, filedAt: f.filedAt, tickers: tickersByCik.get(cik) ?? [] } };
-      });
-      events.push(...(await recordEvents(tx, added)));
-    }
-    // per known filing, the columns that change; null (or, for items, an empty list) keeps the stored one
-    const changed: FilingRow[] = [];
-    for (const f of batch) {
-      const before = known.get(f.accessionNumber);
-      if (!before) continue;
-      const next = row(f);
-      // The order date follows the dates the row keeps: an index states no acceptance time, and
-      // must not move a filing its submissions file dated to the second back to its day's midnight.
-      next.orderedAt = orderDate(next.acceptedAt ?? before.acceptedAt, next.filedAt ?? before.filedAt, next.reportDate ?? before.reportDate);
-      // Only fill in or correct metadata; never blank what is known.
-      const changes = Object.fromEntries(
-        Object.entries(next).filter(([k, v]) => v !== null && !(Array.isArray(v) && v.length === 0) && JSON.stringify(v) !== JSON.stringify((before as Record<string, unknown>)[k])),
+  for (const batch of chunks(rows, filingsPerStep)) {
+    await step(async (tx) => {
+      const known = new Map(
+        (await tx.filing.findMany({ where: { accessionNumber: { in: batch.map((f) => f.fields.accessionNumber) } } })).map((f) => [f.accessionNumber, f]),
       );
-      if (Object.keys(changes).length) {
-        changed.push({ ...unchanged, ...changes, accessionNumber: f.accessionNumber } as FilingRow);
-        records++;
-        // relevant before or after: records built from what it was are rebuilt too
-        if (dilutionRelevant(before) || dilutionRelevant({ form: (changes.form as string | undefined) ?? before.form, items: (changes.items as string[] | undefined) ?? before.items })) dilution.add(before.cik);
+      const fresh = batch.filter((f) => !known.has(f.fields.accessionNumber));
+      if (fresh.length) {
+        const updatedAt = new Date();
+        records += await insertRows(tx, 'Filing', filingColumns, fresh.map((f) => ({ ...f.row, updatedAt })), { onConflict: 'ON CONFLICT DO NOTHING' });
+        for (const { fields: f } of fresh) if (dilutionRelevant(f)) dilution.add(padCik(f.cik));
+        const added = fresh.map(({ fields: f }) => {
+          const cik = padCik(f.cik);
+          return { type: 'filing.added', orgId: null, payload: { accessionNumber: f.accessionNumber, cik, form: f.form, filedAt: f.filedAt, tickers: tickersByCik.get(cik) ?? [] } };
+        });
+        events.push(...(await recordEvents(tx, added)));
       }
-    }
-    await fillInFilings(tx, changed);
+      // per known filing, the columns that change; null (or, for items, an empty list) keeps the stored one
+      const changed: FilingRow[] = [];
+      for (const { fields: f, row: stated } of batch) {
+        const before = known.get(f.accessionNumber);
+        if (!before) continue;
+        const next = { ...stated };
+        // The order date follows the dates the row keeps: an index states no acceptance time, and
+        // must not move a filing its submissions file dated to the second back to its day's midnight.
+        next.orderedAt = orderDate(next.acceptedAt ?? before.acceptedAt, next.filedAt ?? before.filedAt, next.reportDate ?? before.reportDate);
+        // Only fill in or correct metadata; never blank what is known.
+        const changes = Object.fromEntries(
+          Object.entries(next).filter(([k, v]) => v !== null && !(Array.isArray(v) && v.length === 0) && JSON.stringify(v) !== JSON.stringify((before as Record<string, unknown>)[k])),
+        );
+        if (Object.keys(changes).length) {
+          changed.push({ ...unchanged, ...changes, accessionNumber: f.accessionNumber } as FilingRow);
+          records++;
+          // relevant before or after: records built from what it was are rebuilt too
+          if (dilutionRelevant(before) || dilutionRelevant({ form: (changes.form as string | undefined) ?? before.form, items: (changes.items as string[] | undefined) ?? before.items })) dilution.add(before.cik);
+        }
+      }
+      await fillInFilings(tx, changed);
+    });
   }
-  if (buildDilution && dilution.size) await materializeDilution(tx, [...dilution]);
+  if (buildDilution && dilution.size) await step((tx) => materializeDilution(tx, [...dilution]));
   return { records, events };
 }
 

@@ -1,53 +1,52 @@
-// Market data rows, in the item's transaction. A file's rows are replaced whole: its old rows go,
-// its new ones go in (one unnest statement per chunk, prisma/unnestInsert.ts). A subject (a ticker, a
-// factor dataset at a frequency, a FRED series at a frequency) is held from one file only: a
-// second file of the same subject fails rather than mixing two vendors' numbers.
+// Market data rows, replaced whole when a file is read again (load/fileRows.ts). A subject (a ticker, a factor dataset at a frequency, a FRED series at a frequency) is
+// held from one file only: a second file of the same subject fails rather than mixing two
+// vendors' numbers.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
-import type { Tx } from '../handlers.ts';
+import type { Step, Tx } from '../handlers.ts';
 import type { FactorFile, MissingValue } from '../parsers/market/famaFrench.ts';
 import type { FredFile } from '../parsers/market/fred.ts';
 import type { BadLine, PriceAdjustment, PriceFile } from '../parsers/market/prices.ts';
 import { day } from '../../core/rows.ts';
-import { insertRows as insertUnnested } from '../../prisma/unnestInsert.ts';
+import { writeFileRows } from './fileRows.ts';
 
 type Column = readonly [name: string, type: 'text' | 'date'];
 
-/** Inserts rows (arrays in `columns` order), a chunk of them a statement (prisma/unnestInsert.ts). */
-function insertRows(tx: Tx, table: string, columns: readonly Column[], rows: (string | null)[][]): Promise<number> {
-  return insertUnnested(tx, table, columns.map(([name, type], i) => [name, type, (row: (string | null)[]) => row[i]] as const), rows);
+/** A file's rows (arrays in `columns` order), replaced whole on a second read (load/fileRows.ts). */
+function writeRows(step: Step, table: string, columns: readonly Column[], rows: (string | null)[][], key: string): Promise<number> {
+  return writeFileRows(step, table, columns.map(([name, type], i) => [name, type, (row: (string | null)[]) => row[i]] as const), rows, { column: 'sourceKey', value: key });
 }
 
 function refuseIfHeldElsewhere(held: { sourceKey: string } | null, what: string, key: string): void {
   if (held && held.sourceKey !== key) throw new Error(`${what} is already held from ${held.sourceKey}, and is held from one file only`);
 }
 
-export async function loadPriceBars(tx: Tx, key: string, file: PriceFile): Promise<number> {
-  refuseIfHeldElsewhere(await tx.priceBar.findFirst({ where: { ticker: file.ticker, sourceKey: { not: key } }, select: { sourceKey: true } }), `ticker ${file.ticker}`, key);
-  await tx.$executeRaw`DELETE FROM "PriceBar" WHERE "sourceKey" = ${key}`;
+export async function loadPriceBars(step: Step, key: string, file: PriceFile): Promise<number> {
+  refuseIfHeldElsewhere(await step((tx) => tx.priceBar.findFirst({ where: { ticker: file.ticker, sourceKey: { not: key } }, select: { sourceKey: true } })), `ticker ${file.ticker}`, key);
   const columns = [['ticker', 'text'], ['date', 'date'], ['open', 'text'], ['high', 'text'], ['low', 'text'], ['close', 'text'], ['adjClose', 'text'], ['volume', 'text'], ['sourceKey', 'text']] as const;
-  return insertRows(tx, 'PriceBar', columns, file.bars.map((b) => [file.ticker, b.date, b.open, b.high, b.low, b.close, b.adjClose ?? null, b.volume, key]));
+  return writeRows(step, 'PriceBar', columns, file.bars.map((b) => [file.ticker, b.date, b.open, b.high, b.low, b.close, b.adjClose ?? null, b.volume, key]), key);
 }
 
-export async function loadFactorReturns(tx: Tx, key: string, file: FactorFile): Promise<number> {
+export async function loadFactorReturns(step: Step, key: string, file: FactorFile): Promise<number> {
   for (const frequency of new Set(file.values.map((v) => v.frequency))) {
-    const held = await tx.factorReturn.findFirst({ where: { dataset: file.dataset, frequency, sourceKey: { not: key } }, select: { sourceKey: true } });
+    const held = await step((tx) => tx.factorReturn.findFirst({ where: { dataset: file.dataset, frequency, sourceKey: { not: key } }, select: { sourceKey: true } }));
     refuseIfHeldElsewhere(held, `series ${file.dataset} ${frequency}`, key);
   }
-  await tx.$executeRaw`DELETE FROM "FactorReturn" WHERE "sourceKey" = ${key}`;
   const columns = [['dataset', 'text'], ['frequency', 'text'], ['period', 'text'], ['date', 'date'], ['factor', 'text'], ['value', 'text'], ['sourceKey', 'text']] as const;
-  return insertRows(tx, 'FactorReturn', columns, file.values.map((v) => [file.dataset, v.frequency, v.period, v.date, v.factor, v.value, key]));
+  return writeRows(step, 'FactorReturn', columns, file.values.map((v) => [file.dataset, v.frequency, v.period, v.date, v.factor, v.value, key]), key);
 }
 
-export async function loadMacroSeries(tx: Tx, key: string, file: FredFile): Promise<number> {
+export async function loadMacroSeries(step: Step, key: string, file: FredFile): Promise<number> {
   const { seriesId, frequency, observations } = file;
-  const held = await tx.macroSeries.findUnique({ where: { seriesId_frequency: { seriesId, frequency } }, select: { sourceKey: true } });
-  refuseIfHeldElsewhere(held, `series ${seriesId} ${frequency}`, key);
-  await tx.$executeRaw`DELETE FROM "MacroObservation" WHERE "sourceKey" = ${key}`;
-  await tx.macroSeries.deleteMany({ where: { sourceKey: key } });
   const [firstDate, lastDate] = coverage(observations.map((o) => o.date));
-  await tx.macroSeries.create({ data: { seriesId, frequency, sourceKey: key, firstDate, lastDate, observations: observations.length, missing: file.missing.length } });
+  const series = { seriesId, frequency, sourceKey: key, firstDate, lastDate, observations: observations.length, missing: file.missing.length };
+  await step(async (tx) => {
+    const held = await tx.macroSeries.findUnique({ where: { seriesId_frequency: { seriesId, frequency } }, select: { sourceKey: true } });
+    refuseIfHeldElsewhere(held, `series ${seriesId} ${frequency}`, key);
+    // the observations name their series: it is written (or brought up to date) first
+    await tx.macroSeries.upsert({ where: { seriesId_frequency: { seriesId, frequency } }, create: series, update: series });
+  });
   const columns = [['seriesId', 'text'], ['frequency', 'text'], ['date', 'date'], ['value', 'text'], ['sourceKey', 'text']] as const;
-  return 1 + (await insertRows(tx, 'MacroObservation', columns, observations.map((o) => [seriesId, frequency, o.date, o.value, key])));
+  return 1 + (await writeRows(step, 'MacroObservation', columns, observations.map((o) => [seriesId, frequency, o.date, o.value, key]), key));
 }
 
 export interface MarketSourceRecord {

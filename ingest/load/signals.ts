@@ -1,5 +1,5 @@
-// `signal.added`: after an item's rows are written, in its transaction, the signals whose evidence
-// includes a filing, form, 8-K event or XBRL facts this transaction added (and a dilution score rise
+// `signal.added`: after an item's rows are written, in its last transaction, the signals whose
+// evidence includes a filing, form, 8-K event or XBRL facts the item's transactions added (and a dilution score rise
 // of a company it added to), and that were never announced.
 import { Prisma } from '../../prisma/generated/client/client.ts';
 import { padCik } from '../../core/rows.ts';
@@ -25,11 +25,12 @@ export function evidence(e: Added): boolean {
   return evidenceEventTypes.includes(e.payload.eventType ?? '') || (e.payload.item != null && (dilutionItems as readonly string[]).includes(e.payload.item));
 }
 
-export async function announceSignals(tx: Tx): Promise<BusEvent[]> {
-  // the events this transaction wrote (Event.txid defaults to the writing transaction's id)
+/** `earlier`: the ids of the item's transactions before this one (an item loaded in steps). */
+export async function announceSignals(tx: Tx, earlier: bigint[] = []): Promise<BusEvent[]> {
+  // the events the item wrote (Event.txid defaults to the writing transaction's id)
   const added = await tx.$queryRaw<Added[]>(Prisma.sql`
     SELECT "type", "payload" FROM "Event"
-    WHERE "txid" = (pg_current_xact_id())::text::bigint AND "orgId" IS NULL AND "type" IN ('filing.added', 'form.added', 'filing_event.added', 'facts.added')`);
+    WHERE "txid" = ANY(array_append(${earlier.map(String)}::bigint[], (pg_current_xact_id())::text::bigint)) AND "orgId" IS NULL AND "type" IN ('filing.added', 'form.added', 'filing_event.added', 'facts.added')`);
   const rows = added
     .filter(evidence)
     .flatMap((e) => (e.payload.cik ? [...(e.payload.accessionNumber ? [e.payload.accessionNumber] : []), ...(e.payload.accessionNumbers ?? [])].map((accessionNumber) => ({ cik: padCik(e.payload.cik!), accessionNumber })) : []));

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FactRecord } from '../../ingest/parsers/xbrl/companyFacts.ts';
 import { loadFacts } from '../../ingest/load/facts.ts';
+import { withinTransaction } from '../../ingest/handlers.ts';
 import { call, orgWithKey, scratchDatabase, startTestService, type TestService } from '../harness.ts';
 
 let t: TestService;
@@ -108,7 +109,7 @@ describe('financial reads', () => {
   const large = '0000000102';
   beforeAll(async () => {
     const { prisma } = t.service.services;
-    for (const [cik, years] of [[small, 2], [large, 30]] as const) await prisma.$transaction((tx) => loadFacts(tx, filingHistory(cik, years), [], 'companyfacts'), { timeout: 60_000 });
+    for (const [cik, years] of [[small, 2], [large, 30]] as const) await prisma.$transaction((tx) => loadFacts(withinTransaction(tx), filingHistory(cik, years), [], 'companyfacts'), { timeout: 60_000 });
   });
 
   async function statementsOf(path: string) {
