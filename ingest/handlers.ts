@@ -36,9 +36,10 @@ export interface Handler<P = unknown, Q = P> {
   /** the whole item in one transaction, with its IngestItem row */
   load?(tx: Tx, prepared: Q, input: ItemInput): Promise<LoadOutcome>;
   /**
-   * A large item (thousands of facts, filings or market rows) in steps, each a transaction of its
-   * own that leaves the data whole (rows added, never a company's derived rows half replaced);
-   * its IngestItem row is written after the last, so that an item cut short is loaded again.
+   * A large item (thousands of facts, filings or market rows) in steps. Beside a server's
+   * requests each is a transaction of its own that leaves the data whole (rows added, never a
+   * company's derived rows half replaced), and the IngestItem row is written after the last, so
+   * that an item cut short is loaded again; otherwise they are all the item's one transaction.
    */
   loadInSteps?(step: Step, prepared: Q, input: ItemInput): Promise<LoadOutcome>;
 }

@@ -1,5 +1,5 @@
 // Runs an ingest: every item of a source, in load order, each in its own transaction with its
-// IngestItem row (a large one in steps, that row written after the last). An unchanged item (same digest, ingested before) is skipped; an item that
+// IngestItem row (beside a server's requests, a large one in steps, that row written after the last). An unchanged item (same digest, ingested before) is skipped; an item that
 // fails is recorded with its reason and the run goes on.
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../prisma/db.ts';
@@ -14,7 +14,7 @@ import { handlers } from './registry.ts';
 import { documentMissing } from './load/documents.ts';
 import { runRowWriter } from './runRow.ts';
 import { inlineParser, threadParser, type ItemParser } from './parsers.ts';
-import { NotForThisIngest, type LoadOutcome, type Step, type Tx } from './handlers.ts';
+import { NotForThisIngest, withinTransaction, type LoadOutcome, type Step, type Tx } from './handlers.ts';
 import { announceSignals } from './load/signals.ts';
 import type { Source, SourceItem } from './sources/types.ts';
 
@@ -154,9 +154,14 @@ async function ingestItem(deps: IngestDeps, parser: ItemParser, runId: string, i
       });
       return result;
     };
-    const loaded = kindHandler.loadInSteps
-      ? await kindHandler.loadInSteps(step, prepared, input).then((rows) => inTransaction(prisma, activity, (tx) => finish(tx, rows)))
-      : await inTransaction(prisma, activity, async (tx) => finish(tx, await kindHandler.load!(tx, prepared, input)));
+    // Beside a server's requests, a large item's steps are transactions of their own; otherwise
+    // (a command of its own, PostgreSQL's ingest thread) the whole item is one, with fewer commits.
+    const loaded =
+      activity && kindHandler.loadInSteps
+        ? await kindHandler.loadInSteps(step, prepared, input).then((rows) => inTransaction(prisma, activity, (tx) => finish(tx, rows)))
+        : await inTransaction(prisma, activity, async (tx) =>
+            finish(tx, kindHandler.loadInSteps ? await kindHandler.loadInSteps(withinTransaction(tx), prepared, input) : await kindHandler.load!(tx, prepared, input)),
+          );
     // Caches of ingested data on every instance are dropped once the item has committed.
     await publishAll(bus, loaded.records ? [...loaded.events, dataChangedNotice()] : loaded.events);
     return { status: loaded.warnings?.length ? 'partial' : 'ingested', records: loaded.records };

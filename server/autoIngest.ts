@@ -2,8 +2,8 @@
 // else from ../shared/data when it exists, else from the SEC for a small watchlist when a
 // User-Agent is configured; otherwise start empty and say in one line how to ingest. It runs
 // after the server listens; the service answers meanwhile (on PostgreSQL the ingest has a thread
-// and connections of its own, ingestThread.ts; on the embedded database, a request may wait for
-// the document being written).
+// and connections of its own, ingestThread.ts; on the embedded database it shares the server's,
+// and writes in short steps with the requests let through between them, ingest/run.ts).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ingestProgress } from '../ingest/progress.ts';
