@@ -1,6 +1,7 @@
 // Runs an ingest: every item of a source, in load order, each in its own transaction with its
-// IngestItem row (beside a server's requests, a large one in steps, that row written after the last). An unchanged item (same digest, ingested before) is skipped; an item that
-// fails is recorded with its reason and the run goes on.
+// IngestItem row (beside a server's requests, a large one in steps, that row written after the
+// last). An unchanged item (same digest, ingested before) is skipped; an item that fails is
+// recorded with its reason and the run goes on.
 import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../prisma/db.ts';
 import { newId } from '../core/ids.ts';
@@ -105,7 +106,7 @@ async function inLoadOrder(source: Source): Promise<SourceItem[]> {
 
 type ItemOutcome = { status: 'ingested' | 'partial'; records: number } | { status: 'skipped' | 'failed' };
 
-/** One item: read, skip if unchanged, parse and prepare, and load in its own transaction with its IngestItem row. */
+/** One item: read, skip if unchanged, parse and prepare, and load with its IngestItem row. */
 async function ingestItem(deps: IngestDeps, parser: ItemParser, runId: string, item: SourceItem, kind: ItemKind, form: string | null): Promise<ItemOutcome> {
   const { prisma, bus, logger, activity } = deps;
   const record = async (status: 'failed' | 'skipped', sha256: string, reason: string) => {

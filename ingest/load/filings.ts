@@ -89,11 +89,15 @@ export async function upsertFilings(
   { buildDilution = true }: { buildDilution?: boolean } = {},
 ): Promise<{ records: number; events: BusEvent[] }> {
   const rows = filings.map((fields) => ({ fields, row: row(fields) }));
+  // A filing the list names twice (an index lists a 13D under its subject and its filer) is
+  // written from its first listing when it is new, whichever step the second falls in.
+  const inserted = new Set<string>();
   const events: BusEvent[] = [];
   let records = 0;
   // companies whose dilution records these filings change: new or updated offering forms and 8-Ks of dilution items
   const dilution = new Set<string>();
-  for (const batch of chunks(rows, filingsPerStep)) {
+  for (const chunk of chunks(rows, filingsPerStep)) {
+    const batch = chunk.filter((f) => !inserted.has(f.fields.accessionNumber));
     await step(async (tx) => {
       const known = new Map(
         (await tx.filing.findMany({ where: { accessionNumber: { in: batch.map((f) => f.fields.accessionNumber) } } })).map((f) => [f.accessionNumber, f]),
@@ -102,6 +106,7 @@ export async function upsertFilings(
       if (fresh.length) {
         const updatedAt = new Date();
         records += await insertRows(tx, 'Filing', filingColumns, fresh.map((f) => ({ ...f.row, updatedAt })), { onConflict: 'ON CONFLICT DO NOTHING' });
+        for (const f of fresh) inserted.add(f.fields.accessionNumber);
         for (const { fields: f } of fresh) if (dilutionRelevant(f)) dilution.add(padCik(f.cik));
         const added = fresh.map(({ fields: f }) => {
           const cik = padCik(f.cik);
