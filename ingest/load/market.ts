@@ -42,8 +42,9 @@ export async function loadMacroSeries(step: Step, key: string, file: FredFile): 
   await step(async (tx) => {
     const held = await tx.macroSeries.findUnique({ where: { seriesId_frequency: { seriesId, frequency } }, select: { sourceKey: true } });
     refuseIfHeldElsewhere(held, `series ${seriesId} ${frequency}`, key);
-    // the observations name their series: it is written (or brought up to date) first
-    await tx.macroSeries.upsert({ where: { seriesId_frequency: { seriesId, frequency } }, create: series, update: series });
+    // the file's series row is replaced (the file may now state another series), before its observations
+    await tx.macroSeries.deleteMany({ where: { sourceKey: key } });
+    await tx.macroSeries.create({ data: series });
   });
   const columns = [['seriesId', 'text'], ['frequency', 'text'], ['date', 'date'], ['value', 'text'], ['sourceKey', 'text']] as const;
   return 1 + (await writeRows(step, 'MacroObservation', columns, observations.map((o) => [seriesId, frequency, o.date, o.value, key]), key));

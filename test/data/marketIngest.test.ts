@@ -138,6 +138,16 @@ describe.runIf(hasCorpus)('market data, ingested', { timeout: 120_000 }, () => {
     expect(await prisma().macroSeries.findUniqueOrThrow({ where: { seriesId_frequency: { seriesId: 'UNRATE', frequency: 'monthly' } } })).toMatchObject({ observations: 194, missing: 0 });
   });
 
+  it('a file that now names another series replaces its series, rather than failing on the one it held', async () => {
+    const dgs10 = path.join(folder, 'market/macro/FRED_DGS10.csv');
+    await writeFile(dgs10, (await readFile(dgs10, 'utf8')).replace('observation_date,DGS10', 'observation_date,DGS10X'));
+    const summary = await ingest();
+    expect(summary).toMatchObject({ written: 1, failed: 0 });
+    const held = await prisma().macroSeries.findMany({ where: { sourceKey: 'market/macro/FRED_DGS10.csv' }, select: { seriesId: true } });
+    expect(held).toEqual([{ seriesId: 'DGS10X' }]);
+    expect(await prisma().macroObservation.count({ where: { seriesId: 'DGS10' } })).toBe(0);
+  });
+
   it('refuses a second file of a ticker already held, changing nothing', async () => {
     const before = await counts();
     await cp(path.join(corpusDir, 'market/prices/MSFT.daily.csv'), path.join(folder, 'market/prices/msft.csv'));
