@@ -134,6 +134,17 @@ export async function byName(page: Page, name: string, role?: string, timeout = 
   return handle;
 }
 
+/**
+ * Opens a company tab as a person does, once the text above the tab bar has stopped moving: the
+ * coverage counts arrive after the page and push the tabs down, so a click aimed before they land
+ * can fall on whatever moved under the pointer.
+ */
+export async function openTab(page: Page, name: string): Promise<void> {
+  await page.waitForSelector('.research-coverage:not([aria-busy="true"])');
+  await (await byName(page, name, 'tab')).click();
+  await page.waitForFunction((label) => document.querySelector('[role="tab"][aria-selected="true"]')?.textContent === label, {}, name);
+}
+
 /** The page's first-level heading, once it is the expected one. */
 export async function waitForHeading(page: Page, text: string, timeout = 15_000): Promise<void> {
   await page.waitForFunction((expected) => document.querySelector('h1')?.textContent?.trim() === expected, { timeout }, text);

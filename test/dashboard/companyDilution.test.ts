@@ -8,7 +8,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { hasCorpus } from '../corpus.ts';
 import { sessionToken, type TestService } from '../harness.ts';
-import { byName, checkPage, dashboardHarness, openPage, type DashboardHarness } from './browser.ts';
+import { byName, checkPage, dashboardHarness, openPage, openTab, type DashboardHarness } from './browser.ts';
 
 const wanted = /^(reference\/company_tickers\.json|submissions\/CIK0001677077\.json|filings\/offerings\/424B5_0001214659-26-002941_Alzamend|forms\/13f\/|forms\/form144\/144_issuer-CIK0000320193)/;
 const alzamend = '0001677077';
@@ -84,7 +84,7 @@ describe.runIf(hasCorpus)('research: the company page’s dilution, 13F holders 
     const page = await signedIn();
     await page.goto(dashboard(`/companies/${alzamend}`));
     await page.waitForSelector('.research-tabs', { visible: true });
-    await (await byName(page, 'Dilution', 'tab')).click();
+    await openTab(page, 'Dilution');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('tab') === 'dilution');
     await page.waitForSelector('table.dilution-records', { visible: true });
     expect(await page.$eval('[role="tab"][aria-selected="true"]', (tab) => tab.textContent)).toBe('Dilution');
@@ -169,7 +169,7 @@ describe.runIf(hasCorpus)('research: the company page’s dilution, 13F holders 
     expect(alzamendAnswer.forms.nodes).toEqual([]);
     await page.goto(dashboard(`/companies/${alzamend}`));
     await page.waitForSelector('.research-tabs', { visible: true });
-    await (await byName(page, 'Insiders and ownership', 'tab')).click();
+    await openTab(page, 'Insiders and ownership');
     await byName(page, 'Institutional holders (Form 13F)', 'heading');
     const empties = await page.$$eval('.research-tabpanel .state-empty', (ps) => ps.map((p) => p.textContent ?? ''));
     expect(empties).toContain('No Form 144 notice of this company is held. A notice would list who proposes to sell, how many securities, their market value and the approximate sale date, from the Form 144 filed by the seller.');

@@ -8,7 +8,7 @@
 import type { Page } from 'puppeteer-core';
 import { describe, expect, it } from 'vitest';
 import { hasCorpus } from '../corpus.ts';
-import { byName, checkPage, dashboardHarness, signedInPage, waitForHeading } from './browser.ts';
+import { byName, checkPage, dashboardHarness, openTab, signedInPage, waitForHeading } from './browser.ts';
 
 const wanted = /^(reference\/company_tickers\.json|filings\/8k\/8-K_(0001628280-25-058337_META|0000019617-26-000241_JPM|CIK0001084869_FLWS))/;
 const meta = { cik: '0001326801', accession: '0001628280-25-058337' };
@@ -59,7 +59,7 @@ describe.runIf(hasCorpus)('research: the company page’s Events tab opens the r
     const page = await signedIn();
     await page.goto(`${harness.base}/dashboard/companies/${meta.cik}`);
     await page.waitForSelector('.research-tabs', { visible: true });
-    await (await byName(page, 'Events', 'tab')).click();
+    await openTab(page, 'Events');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('tab') === 'events');
     await page.waitForSelector('table.research-events', { visible: true });
     expect(await listed(page)).toEqual([

@@ -14,7 +14,7 @@ import type { Browser, Page } from 'puppeteer-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { corpusDir, corpusFile, hasCorpus } from '../corpus.ts';
 import { orgWithKey, sessionToken, type TestService } from '../harness.ts';
-import { byName, checkPage, dashboardHarness, openPage, waitForHeading, type DashboardHarness } from './browser.ts';
+import { byName, checkPage, dashboardHarness, openPage, openTab, waitForHeading, type DashboardHarness } from './browser.ts';
 
 const wanted = /^(reference\/company_tickers(_exchange)?\.json|submissions\/CIK0000320193\.json|companyfacts\/CIK0000320193\.json|filings\/10k\/10-K_0000320193|forms\/ownership\/4_0000320193)/;
 const apple = '0000320193';
@@ -117,7 +117,7 @@ describe.runIf(hasCorpus)('research: search and the company page', { timeout: 12
     expect(coverage).toMatch(/[\d,]+ XBRL facts .* annual statement periods/);
     await checkPage(page, 'research-03-company');
 
-    await (await byName(page, 'Financials', 'tab')).click();
+    await openTab(page, 'Financials');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('tab') === 'financials');
     await page.waitForSelector('table.research-statement', { visible: true });
     expect(await page.$eval('[role="tab"][aria-selected="true"]', (tab) => tab.textContent)).toBe('Financials');
@@ -144,7 +144,7 @@ describe.runIf(hasCorpus)('research: search and the company page', { timeout: 12
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await checkPage(page, 'research-05-financials-quarterly');
 
-    await (await byName(page, 'Events', 'tab')).click();
+    await openTab(page, 'Events');
     await page.waitForSelector('table.research-events', { visible: true });
     const reports = await page.$$eval('table.research-events tbody tr th a', (links) => links.map((a) => a.getAttribute('href')));
     expect(reports.length).toBeGreaterThan(0);
@@ -153,13 +153,13 @@ describe.runIf(hasCorpus)('research: search and the company page', { timeout: 12
 
     // the Form 4 held: its transactions, each figure linked to that filing
     const form4 = /4_(\d{10}-\d{2}-\d{6})_/.exec((await readdir(path.join(corpusDir, 'forms/ownership'))).find((f) => f.startsWith('4_0000320193'))!)![1]!;
-    await (await byName(page, 'Insiders and ownership', 'tab')).click();
+    await openTab(page, 'Insiders and ownership');
     await page.waitForSelector('table.research-insiders', { visible: true });
     const cited = await page.$$eval('table.research-insiders tbody a', (links) => [...new Set(links.map((a) => a.getAttribute('href')))]);
     expect(cited).toEqual([`/dashboard/filings/${form4}`]);
     await checkPage(page, 'research-07-insiders');
 
-    await (await byName(page, 'Filings', 'tab')).click();
+    await openTab(page, 'Filings');
     await page.waitForSelector('table.research-filings', { visible: true });
     const form = await byName(page, 'Form', 'combobox');
     await form.select('10-K');
@@ -222,7 +222,7 @@ describe.runIf(hasCorpus)('research: search and the company page', { timeout: 12
     const page = await signedIn();
     await page.goto(dashboard(`/companies/${apple}`));
     await waitForHeading(page, 'Apple Inc.');
-    await (await byName(page, 'Segments', 'tab')).click();
+    await openTab(page, 'Segments');
     await page.waitForFunction(() => new URLSearchParams(location.search).get('tab') === 'segments');
     await page.waitForSelector('table.segments-table', { visible: true });
     const rendered = await page.$$eval('section.segment-axis', (sections) =>

@@ -170,7 +170,7 @@ export function CompanyPage() {
           </dd>
         </dl>
       </section>
-      <section aria-labelledby="coverage" className="research-coverage">
+      <section aria-labelledby="coverage" className="research-coverage" aria-busy={stockResult.fetching}>
         <h2 id="coverage">Coverage</h2>
         <p>
           {filings
