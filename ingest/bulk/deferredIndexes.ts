@@ -38,6 +38,7 @@ const deferred: Record<DeferredTable, Deferred[]> = {
     index('Filing', 'Filing_cik_filedAt_idx', '"cik", "filedAt"'),
     index('Filing', 'Filing_form_orderedAt_idx', '"form", "orderedAt"'),
     index('Filing', 'Filing_orderedAt_idx', '"orderedAt"'),
+    index('Filing', 'Filing_accessionNumber_primaryDocument_idx', '"accessionNumber", "primaryDocument"'),
     entityKey('Filing'),
   ],
 };

@@ -91,7 +91,7 @@ export async function summariseConcepts(tx: Tx, ciks: string[]): Promise<void> {
     SELECT "cik", "taxonomy", "tag", "unit", "hasDimensions", count(*)::int, min("periodEnd"), max("periodEnd"), max("filedAt")
     FROM "Fact" WHERE "cik" = ANY(${ciks}::text[])
     GROUP BY "cik", "taxonomy", "tag", "unit", "hasDimensions"
-    ORDER BY "cik" COLLATE "C", "taxonomy" COLLATE "C", "tag" COLLATE "C", "unit" COLLATE "C", "hasDimensions"`;
+    ORDER BY "cik" COLLATE "C", "tag" COLLATE "C", "taxonomy" COLLATE "C", "unit" COLLATE "C", "hasDimensions"`;
 }
 
 /** A fact as insertFacts writes it: with its key and the source it came from. */

@@ -265,7 +265,7 @@ export type CompanyConceptOrderByWithRelationInput = {
 }
 
 export type CompanyConceptWhereUniqueInput = Prisma.AtLeast<{
-  cik_taxonomy_tag_unit_hasDimensions?: Prisma.CompanyConceptCikTaxonomyTagUnitHasDimensionsCompoundUniqueInput
+  cik_tag_taxonomy_unit_hasDimensions?: Prisma.CompanyConceptCikTagTaxonomyUnitHasDimensionsCompoundUniqueInput
   AND?: Prisma.CompanyConceptWhereInput | Prisma.CompanyConceptWhereInput[]
   OR?: Prisma.CompanyConceptWhereInput[]
   NOT?: Prisma.CompanyConceptWhereInput | Prisma.CompanyConceptWhereInput[]
@@ -278,7 +278,7 @@ export type CompanyConceptWhereUniqueInput = Prisma.AtLeast<{
   firstPeriodEnd?: Prisma.DateTimeFilter<"CompanyConcept"> | Date | string
   lastPeriodEnd?: Prisma.DateTimeFilter<"CompanyConcept"> | Date | string
   lastFiledAt?: Prisma.DateTimeNullableFilter<"CompanyConcept"> | Date | string | null
-}, "cik_taxonomy_tag_unit_hasDimensions">
+}, "cik_tag_taxonomy_unit_hasDimensions">
 
 export type CompanyConceptOrderByWithAggregationInput = {
   cik?: Prisma.SortOrder
@@ -396,10 +396,10 @@ export type CompanyConceptUncheckedUpdateManyInput = {
   lastFiledAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
-export type CompanyConceptCikTaxonomyTagUnitHasDimensionsCompoundUniqueInput = {
+export type CompanyConceptCikTagTaxonomyUnitHasDimensionsCompoundUniqueInput = {
   cik: string
-  taxonomy: string
   tag: string
+  taxonomy: string
   unit: string
   hasDimensions: boolean
 }

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Filing_accessionNumber_primaryDocument_idx" ON "Filing"("accessionNumber", "primaryDocument");
