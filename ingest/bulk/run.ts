@@ -197,13 +197,15 @@ export async function runBulkIngest(deps: Deps, folder: string, progress?: BulkP
     // The planner's statistics of the tables just filled: without them it plans the derived build's
     // reads and every read after as for the table they had before (at 68 million facts, a company's
     // concept summary was read by a bitmap scan sized for 1% of the table).
-    if (anyWritten) await analyze(connection, loadedTables);
-    if (anyWritten) await vacuum(connection, vacuumedTables);
+    if (anyWritten) {
+      await maintain(connection, 'ANALYZE', loadedTables);
+      await maintain(connection, 'VACUUM', vacuumedTables);
+    }
     summary.loadSeconds = (performance.now() - started) / 1000;
 
     progress?.update({ phase: 'derived' });
     summary.derived = await buildDerived(prisma, bus, context.announceFrom);
-    if (summary.derived.companies) await analyze(connection, derivedTables);
+    if (summary.derived.companies) await maintain(connection, 'ANALYZE', derivedTables);
     if (anyWritten || summary.derived.companies) await publishAll(bus, [dataChangedNotice()]);
   } finally {
     progress?.finish();
@@ -229,11 +231,6 @@ const prepareThreads = Math.min(2, availableParallelism());
 const loadedTables = ['Entity', 'Filing', 'FilingEvent', 'Fact', 'Concept'];
 const derivedTables = ['CompanyConcept', 'StatementProfile', 'StatementPeriod', 'SegmentPeriod', 'DilutionRecord', 'DilutionProfile'];
 
-/** ANALYZE samples a table (30,000 rows by default), whatever its size: seconds at 68 million facts. */
-async function analyze(connection: BulkConnection, tables: string[]): Promise<void> {
-  await connection.query(`ANALYZE ${tables.map((table) => `"${table}"`).join(', ')}`);
-}
-
 /**
  * Tables a load leaves slower to read until they are vacuumed: a fact's cited filing and its
  * primary document are read from an index alone only on pages VACUUM has marked all-visible (a
@@ -243,8 +240,9 @@ async function analyze(connection: BulkConnection, tables: string[]): Promise<vo
  */
 const vacuumedTables = ['Filing', 'Entity'];
 
-async function vacuum(connection: BulkConnection, tables: string[]): Promise<void> {
-  await connection.query(`VACUUM ${tables.map((table) => `"${table}"`).join(', ')}`);
+/** One ANALYZE or VACUUM of these tables. ANALYZE samples a table (30,000 rows by default), whatever its size: seconds at 68 million facts. */
+async function maintain(connection: BulkConnection, command: 'ANALYZE' | 'VACUUM', tables: string[]): Promise<void> {
+  await connection.query(`${command} ${tables.map((table) => `"${table}"`).join(', ')}`);
 }
 
 /**
