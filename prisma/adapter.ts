@@ -29,7 +29,13 @@ export type StatementListener = (sql: string) => void;
 // The embedded server's shared buffers are zeroed at every start: PostgreSQL's default of 128 MB
 // cost about 0.3 s of each start here, 32 MB a third of that, and an embedded database of the
 // corpus reads little enough that the operating system's cache serves the rest.
-const embeddedStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
+// The embedded server already runs without fsync (PGlite's -F): what it writes is safe from its
+// own process dying (kill -9 included: the operating system still holds every write), not from the
+// machine losing power. Full-page images in the WAL guard against torn pages after such a power
+// loss, so here they only doubled the WAL an ingest writes, and with it the checkpoints a single-
+// process server runs inline, stalling the requests behind them for up to a second; zero-filling
+// each new WAL segment was the same kind of pause.
+const embeddedStartParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB', '-c', 'full_page_writes=off', '-c', 'wal_init_zero=off'];
 
 /** The adapter is wrapped so that each statement is a span of the traced request that sent it, and told to `onStatement`. */
 export async function openAdapter(target: DatabaseTarget, onStatement?: StatementListener): Promise<OpenedAdapter> {

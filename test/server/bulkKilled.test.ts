@@ -11,14 +11,14 @@ import { deferredNames } from '../../ingest/bulk/deferredIndexes.ts';
 import { writeScaleCorpus, type ScaleSummary } from '../../scripts/scaleCorpus.ts';
 import { corpusDir, hasCorpus } from '../corpus.ts';
 import { eventually, scratchDatabase } from '../harness.ts';
-import { query, tableCounts } from '../support/tableSnapshot.ts';
+import { postgres, query, tableCounts } from '../support/tableSnapshot.ts';
 import { buildOnce, killAll, runCli, spawnCli, stop } from '../support/processes.ts';
 
 type Database = Awaited<ReturnType<typeof scratchDatabase>>;
 
 /** What a bulk ingest leaves: every table's row count (the runs themselves aside), each member's outcome, a digest of the facts. */
 async function snapshot(url: string) {
-  const counts = await tableCounts(url);
+  const counts = await tableCounts(postgres(url));
   const items = await query(url, `SELECT "sourceKey", "kind", "status", "sha256", "records" FROM "IngestItem" ORDER BY "sourceKey"`);
   const [digest] = await query<{ facts: string }>(url, `SELECT md5(string_agg("factKey" || '=' || "value" || '@' || "accessionNumber", ',' ORDER BY "factKey")) AS facts FROM "Fact"`);
   return { counts, items, digest, indexes: await loadedIndexes(url) };

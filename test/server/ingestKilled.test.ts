@@ -3,41 +3,17 @@
 // `ingest:failures` lists nothing left over from the run that died. Real processes (the compiled
 // CLI) on PostgreSQL databases of the test's own, reading Apple's files of the corpus through a
 // folder of symlinks.
-import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { corpusDir, hasCorpus } from '../corpus.ts';
+import { hasCorpus } from '../corpus.ts';
 import { eventually, scratchDatabase } from '../harness.ts';
-import { query, tableCounts } from '../support/tableSnapshot.ts';
+import { appleFiles, appleSource, ingestSnapshot } from '../support/appleIngest.ts';
+import { postgres, query } from '../support/tableSnapshot.ts';
 import { buildOnce, killAll, runCli, spawnCli, stop } from '../support/processes.ts';
-
-/** Some of Apple's files, in the order the ingest loads them: its filings index, its facts (the longest item), its FY2024 10-K and two forms. */
-const appleFiles = [
-  'submissions/CIK0000320193.json',
-  'companyfacts/CIK0000320193.json',
-  'filings/10k/10-K_0000320193-24-000123_AAPL_FY2024.html',
-  'forms/form144/144_issuer-CIK0000320193_AAPL_Luca-Maestri.xml',
-  'forms/ownership/4_0000320193-22-000061_AAPL_Katherine-Adams.txt',
-];
 
 type Database = Awaited<ReturnType<typeof scratchDatabase>>;
 
-/** What an ingest leaves: every table's row count (the runs themselves aside), each item's outcome, and digests of the filings and facts. */
-async function snapshot(url: string) {
-  const counts = await tableCounts(url);
-  const items = await query(url, `SELECT "sourceKey", "kind", "status", "sha256", "records", "reason" FROM "IngestItem" ORDER BY "sourceKey"`);
-  const [digests] = await query<{ facts: string; filings: string }>(
-    url,
-    `SELECT (SELECT md5(string_agg("factKey" || '=' || "value" || '@' || "accessionNumber", ',' ORDER BY "factKey")) FROM "Fact") AS facts,
-            (SELECT md5(string_agg("accessionNumber" || ' ' || "form" || ' ' || coalesce("filedAt"::text, '') || ' ' || coalesce("documentSourceKey", ''), ',' ORDER BY "accessionNumber")) FROM "Filing") AS filings`,
-  );
-  const revenue = await query<{ value: string }>(
-    url,
-    `SELECT DISTINCT "value" FROM "Fact" WHERE "cik" = '0000320193' AND "tag" = 'RevenueFromContractWithCustomerExcludingAssessedTax' AND "accessionNumber" = '0000320193-24-000123' AND "periodStart" = '2023-10-01' AND "periodEnd" = '2024-09-28' AND NOT "hasDimensions"`,
-  );
-  return { counts, items, digests, revenue: revenue.map((r) => r.value) };
-}
+const snapshot = (url: string) => ingestSnapshot(postgres(url));
 
 describe.runIf(hasCorpus)('kill -9 during an ingest, then the ingest again', { timeout: 120_000 }, () => {
   let source: string;
@@ -46,11 +22,7 @@ describe.runIf(hasCorpus)('kill -9 during an ingest, then the ingest again', { t
 
   beforeAll(async () => {
     buildOnce();
-    source = await mkdtemp(path.join(tmpdir(), 'ids-apple-'));
-    for (const file of appleFiles) {
-      await mkdir(path.dirname(path.join(source, file)), { recursive: true });
-      await symlink(path.join(corpusDir, file), path.join(source, file));
-    }
+    source = await appleSource();
     [clean, killed] = await Promise.all([scratchDatabase(), scratchDatabase()]);
   }, 60_000);
   afterAll(async () => {

@@ -20,9 +20,14 @@ export function buildOnce(): void {
   execFileSync(process.execPath, ['scripts/build.mjs'], { cwd: root, stdio: 'inherit' });
 }
 
+/** A child's database: a PostgreSQL URL, or the embedded database of a state folder. */
+export type ChildDatabase = string | { stateDir: string };
+
+const databaseEnv = (database: ChildDatabase): NodeJS.ProcessEnv => (typeof database === 'string' ? { DATABASE_URL: database } : { DATABASE_URL: '', IDS_STATE_DIR: database.stateDir });
+
 /** The environment of a child: the database it is given, no Redis unless given, nothing started behind the test's back. */
-export function childEnv(databaseUrl: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, IDS_AUTO_INGEST: 'off', IDS_DEMO_ORG: 'off', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...extra };
+export function childEnv(database: ChildDatabase, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...databaseEnv(database), IDS_AUTO_INGEST: 'off', IDS_DEMO_ORG: 'off', LOG_LEVEL: 'warn', HOST: '127.0.0.1', ...extra };
   if (!extra.REDIS_URL) delete env.REDIS_URL;
   return env;
 }
@@ -40,12 +45,12 @@ export interface ServiceProcess {
   stderr(): string;
 }
 
-/** `node dist/main.js` on `databaseUrl`, answered once `/readyz` says 200. */
-export async function startServiceProcess(databaseUrl: string, extra: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
+/** `node dist/main.js` on `database` (on a server database, with a state folder of its own), answered once `/readyz` says 200. */
+export async function startServiceProcess(database: ChildDatabase, extra: NodeJS.ProcessEnv = {}): Promise<ServiceProcess> {
   const port = await freePort();
-  const stateDir = await mkdtemp(path.join(tmpdir(), 'ids-fault-'));
-  stateDirs.push(stateDir);
-  const child = track(spawn(process.execPath, ['dist/main.js'], { cwd: root, env: childEnv(databaseUrl, { IDS_STATE_DIR: stateDir, PORT: String(port), ...extra }), stdio: ['ignore', 'ignore', 'pipe'] }));
+  let stateDir = typeof database === 'string' ? undefined : database.stateDir;
+  if (!stateDir) stateDirs.push((stateDir = await mkdtemp(path.join(tmpdir(), 'ids-fault-'))));
+  const child = track(spawn(process.execPath, ['dist/main.js'], { cwd: root, env: childEnv(database, { IDS_STATE_DIR: stateDir, PORT: String(port), ...extra }), stdio: ['ignore', 'ignore', 'pipe'] }));
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const url = `http://127.0.0.1:${port}`;
@@ -58,14 +63,14 @@ export async function startServiceProcess(databaseUrl: string, extra: NodeJS.Pro
 }
 
 /** `node dist/cli.js …`, its stdout lines. */
-export async function runCli(databaseUrl: string, ...args: string[]): Promise<string[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli.js', ...args], { cwd: root, env: childEnv(databaseUrl) });
+export async function runCli(database: ChildDatabase, ...args: string[]): Promise<string[]> {
+  const { stdout } = await promisify(execFile)(process.execPath, ['dist/cli.js', ...args], { cwd: root, env: childEnv(database) });
   return stdout.trim().split('\n');
 }
 
 /** `node dist/cli.js …` left running, for a test that kills it. */
-export function spawnCli(databaseUrl: string, ...args: string[]): ChildProcess {
-  return track(spawn(process.execPath, ['dist/cli.js', ...args], { cwd: root, env: childEnv(databaseUrl), stdio: ['ignore', 'pipe', 'pipe'] }));
+export function spawnCli(database: ChildDatabase, ...args: string[]): ChildProcess {
+  return track(spawn(process.execPath, ['dist/cli.js', ...args], { cwd: root, env: childEnv(database), stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 /** Sends `signal` and waits for the process to be gone. */
