@@ -44,3 +44,12 @@ export class RequestActivity {
     });
   }
 }
+
+/**
+ * One turn of the event loop. The embedded database answers in promises already settled, so a
+ * chain of statements (an ingest's steps, a worker's batches) holds every request that arrived
+ * meanwhile unread until the chain ends; a turn between links lets them in.
+ */
+export function eventLoopTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import type { PrismaClient } from '../prisma/db.ts';
 import { newId } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
-import type { RequestActivity } from '../core/requestActivity.ts';
+import { eventLoopTurn, type RequestActivity } from '../core/requestActivity.ts';
 import type { EventBus } from '../subscriptions/bus.ts';
 import { publishAll } from '../subscriptions/events.ts';
 import { dataChangedNotice } from '../derived/dataCache.ts';
@@ -181,9 +181,7 @@ async function ingestItem(deps: IngestDeps, parser: ItemParser, runId: string, i
 /** A transaction of an item, once the requests being answered are through (see IngestDeps.activity). */
 async function inTransaction<T>(prisma: PrismaClient, activity: RequestActivity | undefined, write: (tx: Tx) => Promise<T>): Promise<T> {
   if (activity) {
-    // The embedded database answers in promises already settled: an ingest is one long chain of
-    // them, and requests arrived meanwhile are not even read until it gives the event loop a turn.
-    await new Promise((resolve) => setImmediate(resolve));
+    await eventLoopTurn();
     await activity.settled(requestsFirstMs);
   }
   return prisma.$transaction(write, { timeout: itemTransactionMs, maxWait: itemTransactionMs });

@@ -8,7 +8,8 @@
 // `GET /v1/ingest/status` says the ingest is over; then the same traffic for BENCH_AFTER_SECONDS
 // (default 15) on the idle service. Prints p50, p99 and the slowest read of each phase, and
 // their ratios. An answer of 5xx is counted and printed (a 404 for a company not loaded yet is
-// the answer at that moment, and counts as one).
+// the answer at that moment, and counts as one). BENCH_CPU_PROFILE=<folder> has the service write
+// its CPU profile there: what ran on its thread while reads waited.
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -91,7 +92,8 @@ if (onPostgres) {
 }
 const port = await freePort();
 const env = { ...process.env, ...database, PORT: String(port), HOST: '127.0.0.1', IDS_DATA_DIR: corpus, IDS_AUTO_INGEST: 'on', IDS_DEMO_ORG: 'off', LOG_LEVEL: 'warn' };
-const child = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
+const profile = process.env.BENCH_CPU_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROFILE)}`, '--cpu-prof-interval=500'] : [];
+const child = spawn(process.execPath, [...profile, '--enable-source-maps', 'dist/main.js'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
 try {
   const url = `http://127.0.0.1:${port}`;
   for (;;) {

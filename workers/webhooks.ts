@@ -10,6 +10,7 @@
 //    record the outcome; a suspended organization's attempts are left for after its suspension. An attempt whose worker died keeps its status `pending` and is claimed
 //    again when its lease runs out: at-least-once, with the same webhook-id.
 import type { Event, WebhookDelivery, WebhookEndpoint } from '../prisma/generated/client/client.ts';
+import { eventLoopTurn } from '../core/requestActivity.ts';
 import type { Services } from '../resolvers/context.ts';
 import { attemptRow, disableEndpoint, signingSecrets } from '../resolvers/webhooks.ts';
 import { holdCheckpoint, isNewTo, logStart, readAllEvents, servedEvent, type LoggedEvent } from '../subscriptions/eventLog.ts';
@@ -168,11 +169,13 @@ export function startWebhookWorker(services: Services, pollMs: number): WebhookW
         // monitors first: the deliveries of their matches go out in the same cycle. Once stopped,
         // a batch under way finishes and no new one starts: a shutdown waits for the attempts
         // in flight, not for the whole backlog (the next instance claims the rest).
+        // A turn of the event loop after each batch: an ingest writes thousands of events, and
+        // their batches back to back would hold the requests of an embedded database's server.
         const going = () => !abort.signal.aborted;
-        while (going() && (await dispatchMonitorMatches(services)) > 0);
-        while (going() && (await dispatchEvents(services)) > 0);
-        while (going() && (await deliverDue(services)) > 0);
-        while (going() && (await deliverEmails(services)) > 0);
+        while (going() && (await dispatchMonitorMatches(services)) > 0) await eventLoopTurn();
+        while (going() && (await dispatchEvents(services)) > 0) await eventLoopTurn();
+        while (going() && (await deliverDue(services)) > 0) await eventLoopTurn();
+        while (going() && (await deliverEmails(services)) > 0) await eventLoopTurn();
       } catch (error) {
         if (!abort.signal.aborted) services.logger.warn({ err: (error as Error).message }, 'webhook worker cycle failed; retrying on the next one');
       }

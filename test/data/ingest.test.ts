@@ -57,6 +57,18 @@ const broken = {
     }),
   },
   'market/prices/XYZ.daily.csv': { text: 'Date,Open\n2024-01-02,1\n' },
+  // good facts first, the bad date on a later one beside a good date it shares
+  'companyfacts/CIK0000000004.json': {
+    text: JSON.stringify({
+      cik: 4,
+      entityName: 'Bad Dates Corp',
+      facts: {
+        'us-gaap': {
+          Assets: { label: 'Assets', units: { USD: [{ end: '2024-03-31', val: 1, accn: '0000000004-24-000001', fy: 2024, fp: 'Q1', form: '10-Q', filed: '2024-05-01' }, { end: '2024-02-30', val: 2, accn: '0000000004-24-000001', fy: 2024, fp: 'Q1', form: '10-Q', filed: '2024-05-01' }] } },
+        },
+      },
+    }),
+  },
 };
 
 let database: Awaited<ReturnType<typeof scratchDatabase>>;
@@ -76,9 +88,10 @@ describe('a first ingest', () => {
   it('loads every good item and refuses the broken ones with a reason', async () => {
     const goodItems = Object.keys(fixtureCorpus).length;
     // the fixture daily index has two junk lines of its own, so it goes in partly too
-    expect(first).toMatchObject({ read: goodItems + 6, written: goodItems + 1, partial: 2, failed: 5, skipped: 0 });
+    expect(first).toMatchObject({ read: goodItems + 7, written: goodItems + 1, partial: 2, failed: 6, skipped: 0 });
     const failed = await t.service.services.prisma.ingestItem.findMany({ where: { status: 'failed' }, orderBy: { sourceKey: 'asc' } });
     expect(failed.map((f) => [f.sourceKey, f.reason])).toEqual([
+      ['companyfacts/CIK0000000004.json', expect.stringMatching(/not a calendar date: "2024-02-30"/)],
       ['forms/formd/D_broken.xml', expect.stringMatching(/.+/)],
       ['forms/mystery/form-x.xml', expect.stringMatching(/unknown kind of file/)],
       ['market/prices/XYZ.daily.csv', expect.stringMatching(/not a price file/)],
@@ -92,6 +105,7 @@ describe('a first ingest', () => {
   it('writes nothing of a document that fails part-way (one transaction per document)', async () => {
     const { prisma } = t.service.services;
     expect(await prisma.entity.findUnique({ where: { cik: '0000000003' } })).toBeNull();
+    expect(await prisma.fact.count({ where: { cik: '0000000004' } })).toBe(0);
     expect(await prisma.filing.findUnique({ where: { accessionNumber: '0000000003-24-000001' } })).toBeNull();
     // the good rows of the partly junk index went in
     expect(await prisma.filing.findUnique({ where: { accessionNumber: '0000777777-24-000001' } })).toMatchObject({ form: '10-K', cik: '0000777777' });
@@ -118,8 +132,8 @@ describe('a second ingest of the same files', () => {
     const count = async () => ({ filings: await prisma.filing.count(), facts: await prisma.fact.count(), forms: await prisma.formRecord.count(), events: await prisma.filingEvent.count(), outbox: await prisma.event.count({ where: { type: 'filing.added' } }) });
     const before = await count();
     const again = await ingest({ ...fixtureCorpus, ...broken });
-    expect(again).toMatchObject({ written: 0, failed: 5 });
-    expect(again.skipped).toBe(again.read - 5);
+    expect(again).toMatchObject({ written: 0, failed: 6 });
+    expect(again.skipped).toBe(again.read - 6);
     expect(await count()).toEqual(before);
   });
 });
