@@ -6,6 +6,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { classify } from '../ingest/classify.ts';
 import type { ItemInput } from '../ingest/handlers.ts';
 import { inlineParser, threadParser } from '../ingest/parsers.ts';
+import type { FactorLoad } from '../ingest/load/market.ts';
+import { unpackedChunks } from '../core/packedRows.ts';
+import { corpusFile, hasCorpus } from './corpus.ts';
 
 const parser = threadParser();
 afterAll(() => parser.close());
@@ -30,6 +33,17 @@ describe('the parse thread', () => {
       expect(['periodic_report', 'current_report', 'offering', 'form_13f']).toContain(item.kind);
       expect(await parser.parse(item)).toEqual(await inlineParser.parse(item));
     }
+  });
+
+  it.runIf(hasCorpus)('hands a daily factor file\'s values over packed, the same as inline', async () => {
+    const key = 'market/factors/F-F_Research_Data_Factors_daily.CSV';
+    const item: ItemInput = { key, name: key.split('/').pop()!, text: await corpusFile(key), kind: classify(key), form: null };
+    const threaded = (await parser.parse(item)) as FactorLoad;
+    expect(threaded).toEqual(await inlineParser.parse(item));
+    expect(threaded.frequencies).toEqual(['daily']);
+    expect(threaded.values.count).toBe(threaded.rows * 4); // Mkt-RF, SMB, HML, RF each day
+    const [first] = unpackedChunks(threaded.values, 1);
+    expect(first![0]).toEqual(['daily', threaded.span!.first, threaded.span!.first, 'Mkt-RF', expect.stringMatching(/^-?\d+\.\d+$/)]);
   });
 
   it('fails a file that will not parse with the parser reason', async () => {

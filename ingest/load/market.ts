@@ -3,16 +3,17 @@
 // vendors' numbers.
 import type { Prisma } from '../../prisma/generated/client/client.ts';
 import type { Step, Tx } from '../handlers.ts';
-import type { FactorFile, MissingValue } from '../parsers/market/famaFrench.ts';
+import type { FactorFile, FactorFrequency, MissingValue } from '../parsers/market/famaFrench.ts';
 import type { FredFile } from '../parsers/market/fred.ts';
 import type { BadLine, PriceAdjustment, PriceFile } from '../parsers/market/prices.ts';
+import { packRows, unpackedChunks, type Field, type PackedRows } from '../../core/packedRows.ts';
 import { day } from '../../core/rows.ts';
-import { writeFileRows } from './fileRows.ts';
+import { writeFileRows, type FileRows } from './fileRows.ts';
 
 type Column = readonly [name: string, type: 'text' | 'date'];
 
 /** A file's rows (arrays in `columns` order), replaced whole on a second read (load/fileRows.ts). */
-function writeRows(step: Step, table: string, columns: readonly Column[], rows: (string | null)[][], key: string): Promise<number> {
+function writeRows(step: Step, table: string, columns: readonly Column[], rows: FileRows<Field[]>, key: string): Promise<number> {
   return writeFileRows(step, table, columns.map(([name, type], i) => [name, type, (row: (string | null)[]) => row[i]] as const), rows, { column: 'sourceKey', value: key });
 }
 
@@ -26,18 +27,40 @@ export async function loadPriceBars(step: Step, key: string, file: PriceFile): P
   return writeRows(step, 'PriceBar', columns, file.bars.map((b) => [file.ticker, b.date, b.open, b.high, b.low, b.close, b.adjClose ?? null, b.volume, key]), key);
 }
 
-export async function loadFactorReturns(step: Step, key: string, file: FactorFile): Promise<number> {
-  for (const frequency of new Set(file.values.map((v) => v.frequency))) {
+/**
+ * A factor file as it is loaded: its values packed (core/packedRows.ts: a daily file holds over
+ * 100,000, and they cross from the parse thread), with what the load needs of them all read where
+ * the file was parsed.
+ */
+export type FactorLoad = Omit<FactorFile, 'values'> & { values: PackedRows; frequencies: FactorFrequency[]; span: DateSpan | null };
+
+/** The values, each as (frequency, period, date, factor, value). */
+export function factorLoad({ values, ...file }: FactorFile): FactorLoad {
+  return {
+    ...file,
+    values: packRows(values.map((v) => [v.frequency, v.period, v.date, v.factor, v.value])),
+    frequencies: [...new Set(values.map((v) => v.frequency))],
+    span: dateSpan(values.map((v) => v.date)),
+  };
+}
+
+export async function loadFactorReturns(step: Step, key: string, file: FactorLoad): Promise<number> {
+  for (const frequency of file.frequencies) {
     const held = await step((tx) => tx.factorReturn.findFirst({ where: { dataset: file.dataset, frequency, sourceKey: { not: key } }, select: { sourceKey: true } }));
     refuseIfHeldElsewhere(held, `series ${file.dataset} ${frequency}`, key);
   }
   const columns = [['dataset', 'text'], ['frequency', 'text'], ['period', 'text'], ['date', 'date'], ['factor', 'text'], ['value', 'text'], ['sourceKey', 'text']] as const;
-  return writeRows(step, 'FactorReturn', columns, file.values.map((v) => [file.dataset, v.frequency, v.period, v.date, v.factor, v.value, key]), key);
+  const row = (v: Field[]) => [file.dataset, ...v, key];
+  const rows = function* (size: number) {
+    for (const chunk of unpackedChunks(file.values, size)) yield chunk.map(row);
+  };
+  return writeRows(step, 'FactorReturn', columns, { count: file.values.count, chunks: rows }, key);
 }
 
 export async function loadMacroSeries(step: Step, key: string, file: FredFile): Promise<number> {
   const { seriesId, frequency, observations } = file;
-  const [firstDate, lastDate] = coverage(observations.map((o) => o.date));
+  const span = dateSpan(observations.map((o) => o.date));
+  const [firstDate, lastDate] = [day(span?.first), day(span?.last)];
   const series = { seriesId, frequency, sourceKey: key, firstDate, lastDate, observations: observations.length, missing: file.missing.length };
   await step(async (tx) => {
     const held = await tx.macroSeries.findUnique({ where: { seriesId_frequency: { seriesId, frequency } }, select: { sourceKey: true } });
@@ -58,8 +81,8 @@ export interface MarketSourceRecord {
   vintage: string | null;
   vintageNote: string;
   rows: number;
-  /** every row's date (YYYY-MM-DD), for the coverage */
-  dates: string[];
+  /** the first and last of its rows' dates */
+  span: DateSpan | null;
   missing: MissingValue[];
   badLines: BadLine[];
   /** prices only: whether the Close is adjusted, and the rule that says so */
@@ -68,7 +91,7 @@ export interface MarketSourceRecord {
 
 /** The file's MarketSource row: what it holds and what was left out, replacing the last one. */
 export async function saveMarketSource(tx: Tx, s: MarketSourceRecord): Promise<void> {
-  const [firstDate, lastDate] = coverage(s.dates);
+  const [firstDate, lastDate] = [day(s.span?.first), day(s.span?.last)];
   const data = {
     kind: s.kind,
     fileName: s.fileName,
@@ -88,12 +111,19 @@ export async function saveMarketSource(tx: Tx, s: MarketSourceRecord): Promise<v
   await tx.marketSource.upsert({ where: { sourceKey: s.sourceKey }, create: { sourceKey: s.sourceKey, ...data }, update: data });
 }
 
-function coverage(dates: string[]): [Date | null, Date | null] {
-  if (!dates.length) return [null, null];
+export interface DateSpan {
+  /** YYYY-MM-DD */
+  first: string;
+  last: string;
+}
+
+/** The first and last of these dates (YYYY-MM-DD); null for none. */
+export function dateSpan(dates: string[]): DateSpan | null {
+  if (!dates.length) return null;
   let [first, last] = [dates[0]!, dates[0]!];
   for (const d of dates) {
     if (d < first) first = d;
     if (d > last) last = d;
   }
-  return [day(first), day(last)];
+  return { first, last };
 }
