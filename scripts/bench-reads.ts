@@ -19,6 +19,10 @@
 // all (the fixed seed) when a large database makes more possible. BENCH_DISTINCT_BY ({"<read>": n},
 // JSON) caps named reads further: bench:scale measures each factor with the first factor's counts.
 // BENCH_JSON_OUT=<file> also writes the table's rows there as JSON (bench:scale reads them).
+// BENCH_WARM=1 first sends every distinct request of each diverse read once, to the service and
+// to the raw server, then waits out the service's answer cache (IDS_REQUEST_CACHE_TTL_MS): the
+// pages the reads need are in memory, none of the answers is kept. Without it, a database larger
+// than memory is measured on the pages each request finds: the disk's speed more than ours.
 //
 // First reads: before any load, the statements of companies no request has read yet are read one
 // at a time (BENCH_FIRST_READS companies, default 40), each twice: the first read builds the whole
@@ -269,6 +273,20 @@ async function firstAndKeptReads(url: string, tickers: string[]): Promise<{ firs
 
 const hotMixes: Mix[] = reads.map((read) => ({ name: read.name, kind: 'hot', service: [read], raw: [rawFacts] }));
 
+const warm = process.env.BENCH_WARM === '1';
+/** how long the service keeps an answer (its IDS_REQUEST_CACHE_TTL_MS), so that the warm pass is over before the measurements */
+const answerKeptMs = Number(process.env.IDS_REQUEST_CACHE_TTL_MS ?? 10_000);
+
+/** Every request of `specs` once, in order; the seconds it took. */
+async function readEach(url: string, specs: Spec[], key: string): Promise<number> {
+  const started = performance.now();
+  let n = 0;
+  const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+  const result = await autocannon({ url, connections, amount: specs.length, requests: [{ setupRequest: (request: object) => ({ ...request, ...specs[n++ % specs.length]!, headers }) }] });
+  if (result.non2xx || result.errors || result.timeouts) throw new Error(`warming ${url}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
+  return (performance.now() - started) / 1000;
+}
+
 /** `drawSeed`: the sequence of requests drawn (the raw server and the service measured on one draw each get the same one). */
 async function loadMix(url: string, specs: Spec[], key: string, drawSeed = seed): Promise<Measured> {
   const next = draws(drawSeed);
@@ -310,6 +328,14 @@ try {
   for (const read of reads) await autocannon({ url: service.url + read.path, method: read.method, body: read.body, headers: { 'x-api-key': key, 'content-type': 'application/json' }, connections, amount: 200 });
   await autocannon({ url: raw.url + rawFacts.path, connections, amount: 500 });
   const firstReads = only && !'first reads of statements'.includes(only) ? null : await firstAndKeptReads(service.url, await unreadStatementCompanies());
+
+  if (warm) {
+    for (const mix of mixes.filter((m) => m.kind === 'diverse')) {
+      const [rawSeconds, serviceSeconds] = [await readEach(raw.url, mix.raw, key), await readEach(service.url, mix.service, key)];
+      console.log(`warmed: ${mix.name}, each of ${mix.service.length} requests once (raw ${rawSeconds.toFixed(1)} s, service ${serviceSeconds.toFixed(1)} s)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, answerKeptMs + 1000));
+  }
 
   const results = new Map<Mix, { service: Measured[]; raw: Measured[] }>(mixes.map((m) => [m, { service: [], raw: [] }]));
   // Each mix and round draws a sequence of its own: on a database larger than memory, a mix that
