@@ -1,6 +1,7 @@
 // Reads of ingested data that every data request repeats before its own work (which CIKs a ticker
 // names, a company's concept summaries and coverage, a concept's label, a filing's primary
-// document) are kept briefly, so that a warm data read sends only the statement for its answer.
+// document) are kept, so that a warm data read sends only the statement for its answer: briefly,
+// or (versioned values, such as a ticker's CIKs) for as long as the data they rest on holds.
 //
 // Everything is dropped when an ingest commits data (`data.changed` on the event bus, heard by
 // every instance through Redis), and entries live IDS_REQUEST_CACHE_TTL_MS at most, which bounds

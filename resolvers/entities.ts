@@ -5,7 +5,7 @@
 // holding company in company_tickers_exchange.json). Every source is asked; when they disagree
 // the best match says so with a lower confidence, names the others as alternatives with their
 // sources, and reads by ticker cover every CIK the ticker has named.
-import type { DataReader } from '../derived/dataCache.ts';
+import { dataVersion, type DataReader } from '../derived/dataCache.ts';
 import type { PrismaClient } from '../prisma/db.ts';
 import { directRead } from '../prisma/directRead.ts';
 import { Prisma } from '../prisma/generated/client/client.ts';
@@ -150,8 +150,10 @@ export async function cikFor(reader: DataReader, options: { ticker?: string | nu
  * Every CIK a ticker has named (or the one CIK given), for reads over a period: a ticker that
  * moved between companies covers them all. Null when the identifier names no entity.
  */
-export function ciksFor(reader: DataReader, options: { ticker?: string | null; cik?: string | null }): Promise<string[] | null> {
-  return reader.cache.data.memo(`ciks:${options.cik ?? ''}|${options.ticker ?? ''}`, () => findCiks(reader.prisma, options));
+export async function ciksFor(reader: DataReader, options: { ticker?: string | null; cik?: string | null }): Promise<string[] | null> {
+  // Kept while the data holds (only an ingest changes which CIKs a ticker names), not for a TTL:
+  // traffic over thousands of companies resolves each ticker once, not once every few seconds.
+  return reader.cache.data.versioned(`ciks:${options.cik ?? ''}|${options.ticker ?? ''}`, await dataVersion(reader), () => findCiks(reader.prisma, options));
 }
 
 async function findCiks(prisma: PrismaClient, options: { ticker?: string | null; cik?: string | null }): Promise<string[] | null> {
