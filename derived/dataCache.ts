@@ -23,8 +23,8 @@ export function dataChangedNotice(): BusEvent {
 export interface DataCache {
   /** the value under `key`, loaded once by `load` while it is kept; a failed load is not kept */
   memo<T>(key: string, load: () => Promise<T>): Promise<T>;
-  /** whether memo holds a value (or a load) under `key` now: a read that can leave out what is kept asks first */
-  holds(key: string): boolean;
+  /** whether a versioned value (or its load) is kept under `key` at `version`: a read that can leave out what is kept asks first */
+  holdsVersioned(key: string, version: string): boolean;
   /** memo for many keys at once: the ones not kept are loaded together, by one call of `loadMissing` */
   memoEach<T>(keys: readonly string[], loadMissing: (missing: string[]) => Promise<Map<string, T>>, absent: T): Promise<Map<string, T>>;
   /**
@@ -109,7 +109,7 @@ export function createDataCache(ttlMs: number): DataCache {
       const held = ttlMs > 0 ? entries.get(key) : undefined;
       return held ? (held.value as Promise<T>) : keep(key, load());
     },
-    holds: (key) => ttlMs > 0 && entries.has(key),
+    holdsVersioned: (key, version) => ttlMs > 0 && derived.get(key)?.version === version,
     async memoEach<T>(keys: readonly string[], loadMissing: (missing: string[]) => Promise<Map<string, T>>, absent: T): Promise<Map<string, T>> {
       const unique = [...new Set(keys)];
       const missing = unique.filter((key) => ttlMs <= 0 || !entries.has(key));

@@ -2,7 +2,7 @@
 // derived/financials.ts built from them.
 import type { Db, PrismaClient } from '../prisma/db.ts';
 import { directRead } from '../prisma/directRead.ts';
-import type { DataReader } from '../derived/dataCache.ts';
+import { dataVersion, type DataReader } from '../derived/dataCache.ts';
 import { Prisma, type Fact } from '../prisma/generated/client/client.ts';
 import type { FactRecord } from '../ingest/parsers/xbrl/companyFacts.ts';
 import { lineItems, requestedTag, resolveTag, tagsConsulted, type TagResolution } from '../derived/concepts.ts';
@@ -171,8 +171,9 @@ export async function factSeries(reader: DataReader, cik: string, filters: FactF
   const byLength = filters.duration && filters.duration !== 'instant' ? filters.duration : null;
   const dbPage = { offset: filters.offset, take: filters.limit + 1 };
   let guess: Awaited<ReturnType<typeof readHeaderAndPage>>['guess'];
+  const version = await dataVersion(reader);
   const header = await reader.cache.data.memo(`series:${cik}:${filters.tag}`, async () => {
-    const withCoverage = !reader.cache.data.holds(coverageKey(cik));
+    const withCoverage = !reader.cache.data.holdsVersioned(coverageKey(cik), version);
     if (byLength) return seriesHeaderOf(filters.tag, (await directRead<HeaderColumns>(prisma, headerStatement(cik, filters.tag, withCoverage)))[0]!);
     const read = await readHeaderAndPage(prisma, cik, filters, dbPage, withCoverage);
     guess = read.guess;
@@ -209,9 +210,11 @@ export function stitchByPeriod<F extends { taxonomy: string; tag: string; period
 /**
  * What the service holds of a company's facts: how many, and the latest filing date. `read`: the
  * figures as a read that already has them (a statements read) gives them, kept for the next read.
+ * Kept while the data holds (only an ingest changes them), so that traffic over thousands of
+ * companies sums each company's concept summaries once, not once every few seconds.
  */
-export function coverageOf(reader: DataReader, cik: string, read?: { facts: number; latestFiledAt: Date | null }) {
-  return reader.cache.data.memo(coverageKey(cik), async () => {
+export async function coverageOf(reader: DataReader, cik: string, read?: { facts: number; latestFiledAt: Date | null }) {
+  return reader.cache.data.versioned(coverageKey(cik), await dataVersion(reader), async () => {
     if (read) return { facts: read.facts, latestFiledAt: isoDay(read.latestFiledAt) };
     const [held] = await directRead<{ facts: number; latestFiledAt: Date | null }>(reader.prisma, heldFacts(cik));
     return { facts: held!.facts, latestFiledAt: isoDay(held!.latestFiledAt) };
