@@ -171,8 +171,9 @@ export async function factSeries(reader: DataReader, cik: string, filters: FactF
   const byLength = filters.duration && filters.duration !== 'instant' ? filters.duration : null;
   const dbPage = { offset: filters.offset, take: filters.limit + 1 };
   let guess: Awaited<ReturnType<typeof readHeaderAndPage>>['guess'];
+  // how the tag resolves for the company, kept while the data holds, as its coverage is
   const version = await dataVersion(reader);
-  const header = await reader.cache.data.memo(`series:${cik}:${filters.tag}`, async () => {
+  const header = await reader.cache.data.versioned(`series:${cik}:${filters.tag}`, version, async () => {
     const withCoverage = !reader.cache.data.holdsVersioned(coverageKey(cik), version);
     if (byLength) return seriesHeaderOf(filters.tag, (await directRead<HeaderColumns>(prisma, headerStatement(cik, filters.tag, withCoverage)))[0]!);
     const read = await readHeaderAndPage(prisma, cik, filters, dbPage, withCoverage);
