@@ -9,9 +9,9 @@ const rowsPerStep = 1000;
 const statementRows = 5000;
 
 /** A file's rows: a list, or a source that hands them out a chunk at a time (rows packed by a parse thread, core/packedRows.ts). */
-export type FileRows<R> = R[] | { count: number; chunks(size: number): Iterable<R[]> };
+export type FileRows<R> = R[] | ((size: number) => Iterable<R[]>);
 
-const chunksOf = <R>(rows: FileRows<R>, size: number): Iterable<R[]> => (Array.isArray(rows) ? chunks(rows, size) : rows.chunks(size));
+const chunksOf = <R>(rows: FileRows<R>, size: number): Iterable<R[]> => (Array.isArray(rows) ? chunks(rows, size) : rows(size));
 
 /**
  * Writes a file's rows into `table`, where `owner` (a column and its value) names the file's rows.

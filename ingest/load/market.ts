@@ -54,13 +54,13 @@ export async function loadFactorReturns(step: Step, key: string, file: FactorLoa
   const rows = function* (size: number) {
     for (const chunk of unpackedChunks(file.values, size)) yield chunk.map(row);
   };
-  return writeRows(step, 'FactorReturn', columns, { count: file.values.count, chunks: rows }, key);
+  return writeRows(step, 'FactorReturn', columns, rows, key);
 }
 
 export async function loadMacroSeries(step: Step, key: string, file: FredFile): Promise<number> {
   const { seriesId, frequency, observations } = file;
   const span = dateSpan(observations.map((o) => o.date));
-  const [firstDate, lastDate] = [day(span?.first), day(span?.last)];
+  const [firstDate, lastDate] = spanDays(span);
   const series = { seriesId, frequency, sourceKey: key, firstDate, lastDate, observations: observations.length, missing: file.missing.length };
   await step(async (tx) => {
     const held = await tx.macroSeries.findUnique({ where: { seriesId_frequency: { seriesId, frequency } }, select: { sourceKey: true } });
@@ -91,7 +91,7 @@ export interface MarketSourceRecord {
 
 /** The file's MarketSource row: what it holds and what was left out, replacing the last one. */
 export async function saveMarketSource(tx: Tx, s: MarketSourceRecord): Promise<void> {
-  const [firstDate, lastDate] = [day(s.span?.first), day(s.span?.last)];
+  const [firstDate, lastDate] = spanDays(s.span);
   const data = {
     kind: s.kind,
     fileName: s.fileName,
@@ -116,6 +116,9 @@ export interface DateSpan {
   first: string;
   last: string;
 }
+
+/** A span's first and last day as dates (nulls for none). */
+const spanDays = (span: DateSpan | null): [Date | null, Date | null] => [day(span?.first), day(span?.last)];
 
 /** The first and last of these dates (YYYY-MM-DD); null for none. */
 export function dateSpan(dates: string[]): DateSpan | null {
